@@ -1,0 +1,107 @@
+// npm run bench: full generation time, and our validators against Ajv compiled from the same
+// generated schemas, on the same objects, side by side in one run. Prints medians and ratios.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { generate } from '../generators/index.ts';
+import * as validators from '../out/validators/index.ts';
+
+const root = join(import.meta.dirname, '..');
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function generationTime(): Promise<void> {
+  const cold: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'generators', 'cli.ts'), '--check'], { cwd: root, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(run.stderr);
+    cold.push(performance.now() - t);
+  }
+  const warm: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await generate(root);
+    warm.push(performance.now() - t);
+  }
+  console.log(`full generation, new process (npm run generate -- --check): median ${median(cold).toFixed(0)} ms of ${cold.length}`);
+  console.log(`full generation, warm in-process:                           median ${median(warm).toFixed(0)} ms of ${warm.length}`);
+}
+
+interface Corpus {
+  kind: string;
+  valid: unknown[];
+  invalid: unknown[];
+}
+
+/** Realistic objects: the fixtures of test/fixtures/objects (create cases only). */
+function corpora(): Corpus[] {
+  const dir = join(root, 'test', 'fixtures', 'objects');
+  return readdirSync(dir).sort().flatMap((kind) => {
+    const files = readdirSync(join(dir, kind)).filter((f) => f.endsWith('.yaml'));
+    const load = (prefix: string) => files.filter((f) => f.startsWith(prefix)).map((f) => parse(readFileSync(join(dir, kind, f), 'utf8')) as { object: unknown; old?: unknown; shape?: string })
+      .filter((x) => x.old === undefined && !x.shape).map((x) => x.object);
+    const valid = load('valid');
+    const invalid = load('invalid');
+    return valid.length ? [{ kind, valid, invalid }] : [];
+  });
+}
+
+/** Ajv over the generated OpenAPI 3.0 component schemas (the same shapes). */
+function ajvValidators(): Map<string, (o: unknown) => boolean> {
+  const doc = JSON.parse(readFileSync(join(root, 'out', 'openapi', 'v3', 'all.json'), 'utf8')) as { components: { schemas: Record<string, Record<string, unknown>> } };
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  addFormats(ajv);
+  for (const f of ['int32', 'int64', 'double', 'quantity']) ajv.addFormat(f, true);
+  ajv.addSchema({ $id: 'api', components: doc.components } as Record<string, unknown>);
+  const out = new Map<string, (o: unknown) => boolean>();
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    const gvk = schema['x-cluster-group-version-kind'] as Array<{ kind: string }> | undefined;
+    if (!gvk || gvk[0].kind.endsWith('List')) continue;
+    const fn = ajv.getSchema(`api#/components/schemas/${name}`);
+    if (fn) out.set(gvk[0].kind.toLowerCase(), (o) => fn(o) as boolean);
+  }
+  return out;
+}
+
+function throughput(fn: (o: unknown) => unknown, objects: unknown[], ms = 400): number {
+  let n = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    for (const o of objects) fn(o);
+    n += objects.length;
+  }
+  return (n / ms) * 1000;
+}
+
+function validatorThroughput(): void {
+  const ajv = ajvValidators();
+  const ours = new Map(Object.values(validators).map((v) => [v.resourceContext.kind.toLowerCase(), v]));
+  console.log('\nvalidator throughput (objects/s, median of 5 alternating rounds; ratio = ours / Ajv, allErrors on both)');
+  console.log('kind                              corpus    ours        ajv         ratio');
+  const ratios: number[] = [];
+  for (const c of corpora()) {
+    const a = ajv.get(c.kind);
+    const o = ours.get(c.kind);
+    if (!a || !o) continue;
+    for (const [label, objects] of [['valid', c.valid], ['invalid', c.invalid]] as const) {
+      if (!objects.length) continue;
+      const oursRuns: number[] = [];
+      const ajvRuns: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        oursRuns.push(throughput((x) => o.validate(x), objects));
+        ajvRuns.push(throughput(a, objects));
+      }
+      const ratio = median(oursRuns) / median(ajvRuns);
+      ratios.push(ratio);
+      console.log(`${c.kind.padEnd(34)}${label.padEnd(10)}${median(oursRuns).toFixed(0).padStart(10)}  ${median(ajvRuns).toFixed(0).padStart(10)}  ${ratio.toFixed(2).padStart(8)}`);
+    }
+  }
+  console.log(`geometric mean ratio: ${Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length).toFixed(2)}`);
+}
+
+await generationTime();
+validatorThroughput();
