@@ -1,0 +1,48 @@
+// Public API of the CEL layer.
+
+import { CelCompileError } from '../schema/types.ts';
+import { CelCostLimitError, CelEnvironment, type CelTypeDecl, type CompiledExpression } from './engine.ts';
+import { PER_CALL_COST_LIMIT } from './cost.ts';
+import { jsonToDyn } from './schema-types.ts';
+import { createCelRuleEngine } from './rules.ts';
+import './libraries.ts';
+
+export { createCelRuleEngine, defaultIsResource, RUNTIME_COST_ERROR, validateFieldPath } from './rules.ts';
+export type { CelRuleEngineOptions, CompiledValidationRule } from './rules.ts';
+export { estimateCost, PER_CALL_COST_LIMIT, PER_CRD_COST_LIMIT, MAX_REQUEST_SIZE_BYTES } from './cost.ts';
+export { escapePropertyName, unescapePropertyName, jsonToDyn } from './schema-types.ts';
+export { CelCostLimitError, CelEnvironment, celEquals } from './engine.ts';
+export type { CelTypeDecl, CompiledExpression } from './engine.ts';
+
+export interface CompiledGenericExpression {
+  /** The checked result type (`bool`, `string`, `dyn`...). */
+  readonly type: string;
+  /**
+   * Evaluates with JSON-shaped variables (converted as dyn: integers -> int, objects -> maps).
+   * Throws CelCostLimitError over the budget, or an Error for CEL runtime errors.
+   */
+  evaluate(vars: Record<string, unknown>, costLimit?: number): unknown;
+}
+
+/**
+ * Compiles an expression over the given variables (e.g. webhook matchConditions with
+ * `object`, `oldObject`, `request` declared as `dyn` or `map<string, dyn>`). Throws CelCompileError.
+ */
+export function compileExpression(expr: string, variables: Record<string, CelTypeDecl>): CompiledGenericExpression {
+  const env = new CelEnvironment({ variables });
+  const compiled: CompiledExpression = env.compile(expr);
+  return {
+    type: compiled.type,
+    evaluate(vars: Record<string, unknown>, costLimit = PER_CALL_COST_LIMIT): unknown {
+      const converted: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(vars)) converted[k] = jsonToDyn(v);
+      return compiled.evaluate(converted, costLimit);
+    },
+  };
+}
+
+export { CelCompileError };
+
+/** A shared rule engine with upstream's limits (what generated validators import). */
+export const celRuleEngine = createCelRuleEngine();
+export const isCostLimitError = (e: unknown): e is CelCostLimitError => e instanceof CelCostLimitError;
