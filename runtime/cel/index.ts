@@ -46,3 +46,14 @@ export { CelCompileError };
 /** A shared rule engine with upstream's limits (what generated validators import). */
 export const celRuleEngine = createCelRuleEngine();
 export const isCostLimitError = (e: unknown): e is CelCostLimitError => e instanceof CelCostLimitError;
+
+/**
+ * The engine for the spec's own rules of the built-in resources: no static cost cap, because upstream
+ * checks these in Go without one; inputs are bounded by the 3 MiB request limit and every evaluation
+ * by the per-call budget. CRD schemas use `celRuleEngine`, whose estimate rejects expensive rules
+ * (the CRD generator drops and lists the built-in rules that would not pass it).
+ */
+export const builtinCelRuleEngine = createCelRuleEngine({
+  maxEstimatedCost: Number.POSITIVE_INFINITY,
+  extraReasons: ['FieldValueNotSupported'],
+});

@@ -40,6 +40,8 @@ export interface CelRuleEngineOptions {
    * Default: x-cluster-embedded-resource, or an object declaring `metadata` with `apiVersion` or `kind`.
    */
   isResource?: (schema: Schema) => boolean;
+  /** Reasons a rule may name beyond the four of ValidationRule (the built-in spec also uses FieldValueNotSupported). */
+  extraReasons?: FieldErrorReason[];
 }
 
 /** The compiled rule, with the static estimate (for the per-CRD total the caller sums). */
@@ -69,6 +71,7 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
   const perCallLimit = options.perCallLimit ?? PER_CALL_COST_LIMIT;
   const maxEstimated = options.maxEstimatedCost ?? PER_CALL_COST_LIMIT;
   const isResource = options.isResource ?? defaultIsResource;
+  const reasons = new Set<FieldErrorReason>([...KNOWN_REASONS, ...(options.extraReasons ?? [])]);
   const cache = new WeakMap<Record<string, Schema>, WeakMap<Schema, Map<string, ScopeEnv>>>();
 
   const scopeEnv = (scope: Schema, defs: Record<string, Schema>, oldSelfOptional: boolean): ScopeEnv => {
@@ -102,9 +105,9 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
         throw new CelCompileError('message: Required value: message must be specified if rule contains line breaks');
       if (rule.messageExpression !== undefined && rule.messageExpression.trim() === '')
         throw new CelCompileError('messageExpression: Required value: messageExpression must be non-empty if specified');
-      if (rule.reason !== undefined && !KNOWN_REASONS.has(rule.reason as FieldErrorReason))
+      if (rule.reason !== undefined && !reasons.has(rule.reason as FieldErrorReason))
         throw new CelCompileError(
-          `reason: Unsupported value: "${rule.reason}": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+          `reason: Unsupported value: "${rule.reason}": supported values: ${[...reasons].sort().map((r) => `"${r}"`).join(', ')}`,
         );
       const resolved = scope.$ref ? resolveRef(scope, definitions) : scope;
       if (rule.fieldPath !== undefined) validateFieldPath(rule.fieldPath, resolved, definitions);

@@ -1,0 +1,239 @@
+// ObjectMeta rules (apimachinery api/validation/objectmeta.go, meta/v1/validation), applied to the
+// root of a resource and to every x-cluster-embedded-resource.
+import type { FieldError, ResourceContext } from './types.ts';
+import { fieldErr, childPath } from './errors.ts';
+import {
+  isDNS1035Label as isDNS1035, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
+} from './syntax.ts';
+import { deepEqual, getField, isObject, hasOwn } from './rules/util.ts';
+
+export type NameSyntax = ResourceContext['nameSyntax'];
+
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 262144;
+export const FIELD_IMMUTABLE = 'field is immutable';
+
+/** Masks a trailing dash of a generateName prefix, as upstream's prefix validation does. */
+function maskTrailingDash(s: string): string {
+  return s.length > 1 && s.endsWith('-') ? s.slice(0, -1) + 'a' : s;
+}
+
+export function nameProblems(syntax: NameSyntax, name: string, prefix: boolean): string[] {
+  switch (syntax) {
+    case 'dns1123Subdomain': return isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+    case 'dns1123Label': return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+    case 'pathSegment': return isValidPathSegmentName(name, prefix);
+  }
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+export interface MetaOptions {
+  /** `metadata` or `spec.template.metadata`. */
+  path: string;
+  nameSyntax: NameSyntax;
+  /** Root objects need a name (or generateName); embedded ones do not. */
+  requireName: boolean;
+  /** true: namespace required; false: namespace forbidden; null: optional (embedded). */
+  namespaced: boolean | null;
+}
+
+function bytes(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+/** Validates an ObjectMeta value; appends errors to `out`. */
+export function validateObjectMeta(meta: unknown, o: MetaOptions, out: FieldError[]): void {
+  const p = o.path;
+  if (meta !== undefined && meta !== null && !isObject(meta)) {
+    out.push(fieldErr.typeInvalid(p, typeName(meta), `${p} in body must be of type object: ${JSON.stringify(typeName(meta))}`));
+    return;
+  }
+  const m: Record<string, unknown> = isObject(meta) ? meta : {};
+  const name = str(m.name);
+  const generateName = str(m.generateName);
+  if (generateName) {
+    for (const msg of nameProblems(o.nameSyntax, generateName, true)) out.push(fieldErr.invalid(childPath(p, 'generateName'), generateName, msg));
+  }
+  if (!name) {
+    if (o.requireName && !generateName) out.push(fieldErr.required(childPath(p, 'name'), 'name or generateName is required'));
+  } else {
+    for (const msg of nameProblems(o.nameSyntax, name, false)) out.push(fieldErr.invalid(childPath(p, 'name'), name, msg));
+  }
+  const ns = str(m.namespace);
+  if (o.namespaced === true) {
+    if (!ns) out.push(fieldErr.required(childPath(p, 'namespace')));
+    else for (const msg of isDNS1123Label(ns)) out.push(fieldErr.invalid(childPath(p, 'namespace'), ns, msg));
+  } else if (o.namespaced === false) {
+    if (ns) out.push(fieldErr.forbidden(childPath(p, 'namespace'), 'not allowed on this type'));
+  } else if (ns) {
+    for (const msg of isDNS1123Label(ns)) out.push(fieldErr.invalid(childPath(p, 'namespace'), ns, msg));
+  }
+  const gen = m.generation;
+  if (typeof gen === 'number' && gen < 0) out.push(fieldErr.invalid(childPath(p, 'generation'), gen, 'must be greater than or equal to 0'));
+  if (m.labels !== undefined) validateLabels(m.labels, childPath(p, 'labels'), out);
+  if (m.annotations !== undefined) validateAnnotations(m.annotations, childPath(p, 'annotations'), out);
+  if (m.ownerReferences !== undefined) validateOwnerReferences(m.ownerReferences, childPath(p, 'ownerReferences'), out);
+  if (m.finalizers !== undefined) validateFinalizers(m.finalizers, childPath(p, 'finalizers'), out);
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+function stringMap(v: unknown, path: string, out: FieldError[]): Record<string, unknown> | null {
+  if (v === undefined || v === null) return null;
+  if (!isObject(v)) {
+    out.push(fieldErr.typeInvalid(path, typeName(v), `${path} in body must be of type object: ${JSON.stringify(typeName(v))}`));
+    return null;
+  }
+  return v;
+}
+
+export function validateLabels(v: unknown, path: string, out: FieldError[]): void {
+  const labels = stringMap(v, path, out);
+  if (!labels) return;
+  for (const k of Object.keys(labels)) {
+    for (const msg of isQualifiedName(k)) out.push(fieldErr.invalid(path, k, msg));
+    const val = labels[k];
+    if (typeof val !== 'string') {
+      out.push(fieldErr.typeInvalid(`${path}[${k}]`, typeName(val), `${path}[${k}] in body must be of type string: ${JSON.stringify(typeName(val))}`));
+      continue;
+    }
+    for (const msg of isValidLabelValue(val)) out.push(fieldErr.invalid(path, val, msg));
+  }
+}
+
+export function validateAnnotations(v: unknown, path: string, out: FieldError[]): void {
+  const ann = stringMap(v, path, out);
+  if (!ann) return;
+  let total = 0;
+  for (const k of Object.keys(ann)) {
+    for (const msg of isQualifiedName(k.toLowerCase())) out.push(fieldErr.invalid(path, k, msg));
+    const val = ann[k];
+    if (typeof val !== 'string') {
+      out.push(fieldErr.typeInvalid(`${path}[${k}]`, typeName(val), `${path}[${k}] in body must be of type string: ${JSON.stringify(typeName(val))}`));
+      continue;
+    }
+    total += bytes(k) + bytes(val);
+  }
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) out.push(fieldErr.tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+}
+
+export function validateFinalizers(v: unknown, path: string, out: FieldError[]): void {
+  if (v === undefined || v === null) return;
+  if (!Array.isArray(v)) {
+    out.push(fieldErr.typeInvalid(path, typeName(v), `${path} in body must be of type array: ${JSON.stringify(typeName(v))}`));
+    return;
+  }
+  let orphan = false;
+  let foreground = false;
+  for (const f of v) {
+    if (typeof f !== 'string') {
+      out.push(fieldErr.invalid(path, f, 'must be a string'));
+      continue;
+    }
+    for (const msg of isQualifiedName(f)) out.push(fieldErr.invalid(path, f, msg));
+    if (f === 'orphan') orphan = true;
+    if (f === 'foregroundDeletion') foreground = true;
+  }
+  if (orphan && foreground) out.push(fieldErr.invalid(path, v, 'finalizer orphan and foregroundDeletion cannot be both set'));
+}
+
+/** apiVersion -> [group, version], or null when it has more than one '/'. */
+export function parseGroupVersion(s: string): [string, string] | null {
+  if (s === '' || s === '/') return ['', ''];
+  const parts = s.split('/');
+  if (parts.length === 1) return ['', parts[0]];
+  if (parts.length === 2) return [parts[0], parts[1]];
+  return null;
+}
+
+export function validateOwnerReferences(v: unknown, path: string, out: FieldError[]): void {
+  if (v === undefined || v === null) return;
+  if (!Array.isArray(v)) {
+    out.push(fieldErr.typeInvalid(path, typeName(v), `${path} in body must be of type array: ${JSON.stringify(typeName(v))}`));
+    return;
+  }
+  let firstController = '';
+  for (const ref of v) {
+    const r = isObject(ref) ? ref : {};
+    const apiVersion = str(r.apiVersion);
+    const kind = str(r.kind);
+    const gv = parseGroupVersion(apiVersion) ?? ['', ''];
+    if (!gv[1]) out.push(fieldErr.invalid(childPath(path, 'apiVersion'), apiVersion, 'version must not be empty'));
+    if (!kind) out.push(fieldErr.invalid(childPath(path, 'kind'), kind, 'must not be empty'));
+    if (!str(r.name)) out.push(fieldErr.invalid(childPath(path, 'name'), str(r.name), 'must not be empty'));
+    if (!str(r.uid)) out.push(fieldErr.invalid(childPath(path, 'uid'), str(r.uid), 'must not be empty'));
+    if (gv[0] === '' && gv[1] === 'v1' && kind === 'Event') {
+      out.push(fieldErr.invalid(path, ref, `/v1, Kind=Event is disallowed from being an owner`));
+    }
+    if (r.controller === true) {
+      const cur = `${kind}/${str(r.name)}`;
+      if (firstController) {
+        out.push(fieldErr.invalid(path, v,
+          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`));
+      } else {
+        firstController = cur;
+      }
+    }
+  }
+}
+
+/** Update rules of ObjectMeta: immutable identity fields and finalizers of a deleting object. */
+export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, path: string, out: FieldError[]): void {
+  const m = isObject(meta) ? meta : {};
+  const o = isObject(oldMeta) ? oldMeta : {};
+  if (getField(o, 'deletionTimestamp') !== undefined && getField(o, 'deletionTimestamp') !== null) {
+    const oldF = new Set(Array.isArray(o.finalizers) ? o.finalizers : []);
+    const extra = [...new Set(Array.isArray(m.finalizers) ? m.finalizers : [])].filter((f) => !oldF.has(f)).map(String).sort();
+    if (extra.length) {
+      out.push(fieldErr.forbidden(childPath(path, 'finalizers'),
+        `no new finalizers can be added if the object is being deleted, found new finalizers []string{${extra.map((e) => JSON.stringify(e)).join(', ')}}`));
+    }
+  }
+  for (const f of ['name', 'namespace', 'uid']) {
+    const nv = str(m[f]);
+    if (nv !== str(o[f])) out.push(fieldErr.invalid(childPath(path, f), nv, FIELD_IMMUTABLE));
+  }
+  for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    const nv = hasOwn(m, f) ? m[f] : undefined;
+    const ov = hasOwn(o, f) ? o[f] : undefined;
+    // creationTimestamp: an omitted value on update is filled from the stored object by the server.
+    if (f === 'creationTimestamp' && (nv === undefined || nv === null)) continue;
+    if (!deepEqual(nv, ov)) out.push(fieldErr.invalid(childPath(path, f), nv ?? null, FIELD_IMMUTABLE));
+  }
+}
+
+const DNS1035_KIND_ERR = 'may have mixed case, but should otherwise match: ';
+
+/** apiVersion, kind and metadata of an x-cluster-embedded-resource (apiextensions objectmeta). */
+export function validateEmbeddedResource(x: Record<string, unknown>, path: string, out: FieldError[]): void {
+  if (!hasOwn(x, 'apiVersion')) out.push(fieldErr.required(childPath(path, 'apiVersion'), 'must not be empty'));
+  if (!hasOwn(x, 'kind')) out.push(fieldErr.required(childPath(path, 'kind'), 'must not be empty'));
+  if (hasOwn(x, 'apiVersion')) {
+    const av = x.apiVersion;
+    const p = childPath(path, 'apiVersion');
+    if (typeof av !== 'string') out.push(fieldErr.invalid(p, av, 'must be a string'));
+    else if (av.length === 0) out.push(fieldErr.invalid(p, av, 'must not be empty'));
+    else if (!parseGroupVersion(av)) out.push(fieldErr.invalid(p, av, `unexpected GroupVersion string: ${av}`));
+  }
+  if (hasOwn(x, 'kind')) {
+    const k = x.kind;
+    const p = childPath(path, 'kind');
+    if (typeof k !== 'string') out.push(fieldErr.invalid(p, k, 'must be a string'));
+    else if (k.length === 0) out.push(fieldErr.invalid(p, k, 'must not be empty'));
+    else {
+      const errs = isDNS1035(k.toLowerCase());
+      if (errs.length) out.push(fieldErr.invalid(p, k, DNS1035_KIND_ERR + errs.join(',')));
+    }
+  }
+  if (hasOwn(x, 'metadata')) {
+    validateObjectMeta(x.metadata, { path: childPath(path, 'metadata'), nameSyntax: 'pathSegment', requireName: false, namespaced: null }, out);
+  }
+}
+

@@ -1,0 +1,32 @@
+// The registry of declarative rule kinds (x-cluster-rules), one file per kind.
+import type { RuleKind } from './types.ts';
+import { immutable } from './immutable.ts';
+import { immutableWhen } from './immutableWhen.ts';
+import { exactlyOneOf } from './exactlyOneOf.ts';
+import { atMostOneOf } from './atMostOneOf.ts';
+import { requires } from './requires.ts';
+import { disjointKeys } from './disjointKeys.ts';
+import { maxTotalBytes } from './maxTotalBytes.ts';
+import { keySyntax } from './keySyntax.ts';
+import { syntax } from './syntax.ts';
+import { requiredKeysWhen } from './requiredKeysWhen.ts';
+import { uniqueBy } from './uniqueBy.ts';
+import { exclusiveItem } from './exclusiveItem.ts';
+import { nonEmpty } from './nonEmpty.ts';
+import { quantityRange } from './quantityRange.ts';
+import { equalWhenBothSet } from './equalWhenBothSet.ts';
+import { note } from './note.ts';
+
+export type { RuleKind, RuleCheck, CompiledRule, CelLowering, RuleEnv } from './types.ts';
+
+export const RULES: ReadonlyMap<string, RuleKind> = new Map(
+  [
+    immutable, immutableWhen, exactlyOneOf, atMostOneOf, requires, disjointKeys, maxTotalBytes, keySyntax, syntax,
+    requiredKeysWhen, uniqueBy, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
+  ].map((r) => [r.kind, r]),
+);
+
+/** The rule kind, or undefined when unknown (an unknown kind is a compile error). */
+export function getRule(kind: string): RuleKind | undefined {
+  return RULES.get(kind);
+}

@@ -1,0 +1,53 @@
+import type { RuleKind } from './types.ts';
+import { fieldErr } from '../errors.ts';
+import { SYNTAX_CHECKS, SYNTAX_DESCRIPTIONS, checkHttpsUrl, isSyntaxName, syntaxCel } from '../syntax.ts';
+import { syntaxMessage } from './syntaxSample.ts';
+import { stringParam } from './util.ts';
+
+export const syntax: RuleKind = {
+  kind: 'syntax',
+  checkParams(p, node, env) {
+    if (!isSyntaxName(p.syntax)) return `\`syntax\` must be one of ${Object.keys(SYNTAX_CHECKS).join(', ')}`;
+    const t = env.resolve(node).type;
+    if (t !== undefined && t !== 'string') return `syntax applies to strings, not ${t}`;
+    return null;
+  },
+  compile(p) {
+    const name = isSyntaxName(p.syntax) ? p.syntax : 'nonEmptyKey';
+    const check = SYNTAX_CHECKS[name];
+    const message = stringParam(p, 'message');
+    if (name === 'httpsUrl') {
+      return {
+        check(v, _old, ctx) {
+          if (typeof v !== 'string') return;
+          const problems = checkHttpsUrl(v);
+          if (problems.length === 0) return;
+          const path = ctx.path();
+          if (message) { ctx.add(fieldErr.invalid(path, v, message)); return; }
+          for (const pr of problems) {
+            ctx.add(pr.reason === 'FieldValueRequired' ? fieldErr.required(path, pr.detail) : fieldErr.invalid(path, pr.value, pr.detail));
+          }
+        },
+      };
+    }
+    return {
+      check(v, _old, ctx) {
+        if (typeof v !== 'string') return;
+        const problems = check(v);
+        if (problems.length === 0) return;
+        const path = ctx.path();
+        if (message) ctx.add(fieldErr.invalid(path, v, message));
+        else for (const m of problems) ctx.add(fieldErr.invalid(path, v, m));
+      },
+    };
+  },
+  toCel(p) {
+    if (!isSyntaxName(p.syntax)) return { rule: null, reason: 'unknown syntax' };
+    const expr = syntaxCel(p.syntax, 'self');
+    if (!expr) return { rule: null, reason: `CEL cannot express the ${p.syntax} syntax` };
+    return { rule: { rule: expr, message: stringParam(p, 'message') ?? syntaxMessage(p.syntax) } };
+  },
+  describe(p) {
+    return isSyntaxName(p.syntax) ? `Must be ${SYNTAX_DESCRIPTIONS[p.syntax]}.` : 'Has a fixed syntax.';
+  },
+};

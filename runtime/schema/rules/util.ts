@@ -1,0 +1,162 @@
+// Helpers shared by the rule kinds.
+import type { RuleSpec, Schema } from '../types.ts';
+import type { RuleEnv } from './types.ts';
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function hasOwn(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+/** A field's value, reading own properties only. */
+export function getField(o: unknown, k: string): unknown {
+  return isObject(o) && hasOwn(o, k) ? o[k] : undefined;
+}
+
+/** A value at a dotted relative path (`spec.dataSource`). */
+export function getPath(o: unknown, path: string): unknown {
+  let cur = o;
+  for (const p of path.split('.')) {
+    cur = getField(cur, p);
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+/**
+ * Whether a field counts as set, as upstream's Go zero-value checks do: absent and null are unset,
+ * and so are empty strings and empty lists; objects, numbers and booleans are set when present.
+ */
+export function isSet(v: unknown): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === 'string' || Array.isArray(v)) return v.length > 0;
+  return true;
+}
+
+/** Deep equality of JSON values; absent and null are equal. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || a === null) return b === undefined || b === null;
+  if (b === undefined || b === null) return false;
+  if (typeof a !== typeof b) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** JSON with sorted object keys (Go's encoding of maps), for identity of list items. */
+export function canonicalJSON(v: unknown): string {
+  if (v === undefined) return 'null';
+  if (Array.isArray(v)) return '[' + v.map(canonicalJSON).join(',') + ']';
+  if (isObject(v)) {
+    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonicalJSON(v[k])).join(',') + '}';
+  }
+  return JSON.stringify(v);
+}
+
+/** A list of strings parameter, or null. */
+export function stringList(p: RuleSpec, key: string): string[] | null {
+  const v = p[key];
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return null;
+  return v as string[];
+}
+
+export function stringParam(p: RuleSpec, key: string): string | undefined {
+  const v = p[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The property schema at a dotted path of a node, resolving $ref, or undefined. */
+export function propertyAt(node: Schema, path: string, env: RuleEnv): Schema | undefined {
+  let cur: Schema | undefined = env.resolve(node);
+  for (const p of path.split('.')) {
+    if (!cur) return undefined;
+    const props: Record<string, Schema> | undefined = cur.properties;
+    if (props && hasOwn(props, p)) {
+      cur = env.resolve(props[p]);
+    } else if (p === 'metadata' || (cur['x-cluster-embedded-resource'] && (p === 'apiVersion' || p === 'kind'))) {
+      cur = { type: 'object', 'x-cluster-preserve-unknown-fields': true };
+    } else if (typeof cur.additionalProperties === 'object') {
+      cur = env.resolve(cur.additionalProperties);
+    } else if (cur['x-cluster-preserve-unknown-fields']) {
+      cur = {};
+    } else {
+      return undefined;
+    }
+  }
+  return cur;
+}
+
+/** Checks that every named field exists on the node; returns the first problem. */
+export function checkFields(node: Schema, names: string[], env: RuleEnv): string | null {
+  for (const n of names) {
+    if (!propertyAt(node, n, env)) return `field ${JSON.stringify(n)} is not a property of this schema node`;
+  }
+  return null;
+}
+
+const CEL_RESERVED = new Set([
+  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
+  'import', 'let', 'loop', 'package', 'namespace', 'return',
+]);
+
+/** A property name as CEL sees it (escaping of document 2, ValidationRule). */
+export function celName(name: string): string {
+  if (CEL_RESERVED.has(name)) return `__${name}__`;
+  return name
+    .replace(/__/g, '__underscores__')
+    .replace(/\./g, '__dot__')
+    .replace(/-/g, '__dash__')
+    .replace(/\//g, '__slash__');
+}
+
+/** `self.a.b` for a dotted path. */
+export function celSelect(base: string, path: string): string {
+  return base + path.split('.').map((p) => '.' + celName(p)).join('');
+}
+
+/** `has(self.a) && has(self.a.b)` for a dotted path. */
+export function celHas(base: string, path: string): string {
+  const parts = path.split('.');
+  const out: string[] = [];
+  for (let i = 1; i <= parts.length; i++) out.push(`has(${celSelect(base, parts.slice(0, i).join('.'))})`);
+  return out.join(' && ');
+}
+
+export function celString(s: string): string {
+  return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
+}
+
+/** A JSON value as a CEL literal. */
+export function celLiteral(v: unknown): string {
+  if (typeof v === 'string') return celString(v);
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return '[' + v.map(celLiteral).join(', ') + ']';
+  if (isObject(v)) return '{' + Object.keys(v).map((k) => `${celString(k)}: ${celLiteral(v[k])}`).join(', ') + '}';
+  return String(v);
+}
+
+/** Backquoted field list: `a`, `b`. */
+export function quoteFields(fields: string[]): string {
+  return fields.map((f) => '`' + f + '`').join(', ');
+}
+
+/** A relative field path for CEL fieldPath (`.a.b`, `['a.b']` when needed). */
+export function celFieldPath(path: string): string {
+  return path
+    .split('.')
+    .map((p) => (/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(p) ? '.' + p : `['${p}']`))
+    .join('');
+}
