@@ -4,8 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { generate } from '../generators/index.ts';
 import * as validators from '../out/validators/index.ts';
@@ -54,7 +54,7 @@ function corpora(): Corpus[] {
 function ajvValidators(): Map<string, (o: unknown) => boolean> {
   const doc = JSON.parse(readFileSync(join(root, 'out', 'openapi', 'v3', 'all.json'), 'utf8')) as { components: { schemas: Record<string, Record<string, unknown>> } };
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-  addFormats(ajv);
+  (ajvFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
   for (const f of ['int32', 'int64', 'double', 'quantity']) ajv.addFormat(f, true);
   ajv.addSchema({ $id: 'api', components: doc.components } as Record<string, unknown>);
   const out = new Map<string, (o: unknown) => boolean>();

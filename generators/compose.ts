@@ -5,12 +5,12 @@ import type { Generator, OutputFile } from './output.ts';
 
 const prettierBase: Options = { printWidth: 120, singleQuote: true, trailingComma: 'all' };
 
+/**
+ * Code is formatted with prettier. Data (JSON, YAML) and the Markdown reports are already written in
+ * canonical form by their serializers, and prettier on them would cost most of the generation time.
+ */
 function parserFor(path: string): string | undefined {
-  if (path.endsWith('.ts')) return 'typescript';
-  if (path.endsWith('.json')) return 'json';
-  if (path.endsWith('.yaml')) return 'yaml';
-  if (path.endsWith('.md')) return 'markdown';
-  return undefined;
+  return path.endsWith('.ts') ? 'typescript' : undefined;
 }
 
 export class ComposeError extends Error {}

@@ -3,6 +3,7 @@
 import type { RuleSpec, Schema, ValidationRule } from '../../runtime/schema/types.ts';
 import type { Model } from '../model/model.ts';
 import { lowerRule } from '../rules.ts';
+import { celRuleEngine } from '../../runtime/cel/index.ts';
 
 /** Keywords a CRD's JSONSchemaProps accepts (document 2 section 2.8). */
 const CRD_KEYWORDS = new Set([
@@ -72,7 +73,7 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
     const rules: RuleSpec[] = [...(node['x-cluster-rules'] ?? [])];
     if (node['x-cluster-immutable']) rules.push({ rule: 'immutable' });
     for (const rule of rules) {
-      const lowered = lowerRule(rule);
+      const lowered = lowerRule(rule, node);
       if ('cel' in lowered) validations.push(lowered.cel);
       else unlowered.push({ path: path || '.', rule, reason: lowered.reason });
     }
@@ -86,7 +87,33 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
   const root = inline({ $ref: `#/components/schemas/${rootShape}` }, '', []);
   // Root metadata may only constrain name and generateName (api-conventions 9.4).
   if (root.properties?.metadata) root.properties.metadata = { type: 'object' };
+  keepRulesACrdAccepts(root, '', unlowered);
   return { schema: root, unlowered };
+}
+
+/**
+ * Compiles every CEL rule of the structural schema as the server compiles a CRD's rules (with the
+ * CRD cost budget). A built-in rule over unbounded strings or lists can be too expensive for a CRD:
+ * it is dropped from the body and listed, so the CRD installs and nothing is lost silently.
+ */
+function keepRulesACrdAccepts(node: Schema, path: string, unlowered: UnloweredRule[]): void {
+  const rules = node['x-cluster-validations'];
+  if (rules) {
+    const kept = rules.filter((rule) => {
+      try {
+        celRuleEngine.compileRule(rule, node, {});
+        return true;
+      } catch (err) {
+        unlowered.push({ path: path || '.', rule: { rule: 'cel', text: rule.rule }, reason: `not accepted in a CRD: ${(err as Error).message}` });
+        return false;
+      }
+    });
+    if (kept.length) node['x-cluster-validations'] = kept;
+    else delete node['x-cluster-validations'];
+  }
+  for (const [k, v] of Object.entries(node.properties ?? {})) keepRulesACrdAccepts(v, `${path}.${k}`, unlowered);
+  if (node.items) keepRulesACrdAccepts(node.items, `${path}[*]`, unlowered);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') keepRulesACrdAccepts(node.additionalProperties, `${path}[*]`, unlowered);
 }
 
 function mergeSiblings(target: Schema, siblings: Schema): Schema {

@@ -4,6 +4,8 @@ import type { Schema } from '../../runtime/schema/types.ts';
 import type { LoadedSpec } from './load.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
 import { checkRuleSpec } from '../rules.ts';
+import { compileSchema, SchemaCompileError } from '../../runtime/schema/index.ts';
+import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 
 type Path = Array<string | number>;
 
@@ -57,7 +59,46 @@ export function checkModel(spec: LoadedSpec): void {
       problems.push({ file: r.file, path: 'x-cluster-resource.group', message: `${r.group}/${r.version} is not a group version of api.yaml` });
     }
   }
+  if (!problems.length) problems.push(...compileEveryShape(spec));
   if (problems.length) throw new SpecError(problems);
+}
+
+/**
+ * Compiles every shape with the runtime's schema compiler and CEL layer, so a rule that does not
+ * compile, or whose estimated cost is over the budget a CRD would have, fails generation with the
+ * file and path of the rule.
+ */
+function compileEveryShape(spec: LoadedSpec): SpecProblem[] {
+  const { model } = spec;
+  const definitions = Object.fromEntries([...model.shapes].map(([name, shape]) => [name, shape.schema]));
+  const featureGates = Object.fromEntries(model.featureGates.map((g) => [g.name, g.default]));
+  // Fast path: one compile of a root naming every shape compiles each definition once.
+  const all: Schema = { type: 'object', properties: Object.fromEntries([...model.shapes.keys()].map((n) => [n, { $ref: `#/components/schemas/${n}` }])) };
+  try {
+    compileSchema(all, { definitions, featureGates, cel: builtinCelRuleEngine });
+    return [];
+  } catch (err) {
+    if (!(err instanceof SchemaCompileError)) throw err;
+  }
+  // Slow path, only when something is wrong: shape by shape, to report every broken shape.
+  const problems: SpecProblem[] = [];
+  const seen = new Set<string>();
+  for (const name of model.shapes.keys()) {
+    try {
+      compileSchema({ $ref: `#/components/schemas/${name}` }, { definitions, featureGates, cel: builtinCelRuleEngine });
+    } catch (err) {
+      if (!(err instanceof SchemaCompileError)) throw err;
+      const pointer = err.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const shape = model.shapes.get(pointer[2]) ?? model.shapes.get(name)!;
+      const path: Path = pointer[0] === 'components' ? pointer.map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : ['components', 'schemas', name];
+      const message = err.message.startsWith(`${err.path}: `) ? err.message.slice(err.path.length + 2) : err.message;
+      const key = `${shape.file}|${formatPath(path)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push({ file: shape.file, path: formatPath(path), message, line: spec.lineOf(shape.file, path) });
+    }
+  }
+  return problems;
 }
 
 /** Visits a schema node and every schema nested in it (not following $ref). */

@@ -106,7 +106,7 @@ function tagOf(r: Resource): string {
 
 const methodKey = (m: Operation['method']) => m.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-function v3Document(model: Model, resources: Resource[], title: string): OpenAPIV3.Document {
+function v3Document(model: Model, resources: Resource[], title: string, extraShapes: string[] = []): OpenAPIV3.Document {
   const paths: Record<string, OpenAPIV3.PathItemObject & Record<string, unknown>> = {};
   const shapes = new Set<string>();
   const params = new Set<string>();
@@ -122,7 +122,7 @@ function v3Document(model: Model, resources: Resource[], title: string): OpenAPI
     shapes.add(r.listKind);
   }
   const schemas = Object.fromEntries(
-    reachableShapes(model, [...shapes]).map((name) => [qualifiedName(model, name), projectSchema(model, shapeSchema(model, name), 'v3')]),
+    reachableShapes(model, [...shapes, ...extraShapes]).map((name) => [qualifiedName(model, name), projectSchema(model, shapeSchema(model, name), 'v3')]),
   );
   return {
     openapi: '3.0.0',
@@ -225,7 +225,8 @@ export const openapiGenerator: Generator = {
         files.push({ path: `openapi/v3/${gvKey(group, version)}.json`, content: json(v3Document(model, resources, 'clusterspec')) });
       }
     }
-    files.push({ path: 'openapi/v3/all.json', content: json(v3Document(model, model.resources, 'clusterspec')) });
+    // The combined document also carries the shapes no endpoint returns (the embedded Volume).
+    files.push({ path: 'openapi/v3/all.json', content: json(v3Document(model, model.resources, 'clusterspec', [...model.shapes.keys()])) });
     files.push({ path: 'openapi/v2/swagger.json', content: json(v2Document(model)) });
     return files;
   },

@@ -6,6 +6,7 @@ import type { Model } from '../model/model.ts';
 import { visitSchema } from '../model/check.ts';
 import type { Generator, OutputFile } from '../output.ts';
 import { describeRule, lowerRule } from '../rules.ts';
+import { crdFor } from '../crds/generator.ts';
 
 interface Row {
   shape: string;
@@ -37,7 +38,7 @@ function collectRows(model: Model): Row[] {
       const rules: RuleSpec[] = [...(node['x-cluster-rules'] ?? [])];
       if (node['x-cluster-immutable']) rules.push({ rule: 'immutable', source: node['x-cluster-source'] });
       for (const rule of rules) {
-        const lowered = rule.rule === 'note' ? { reason: 'not checked by a validator' } : lowerRule(rule);
+        const lowered = rule.rule === 'note' ? { reason: 'not checked by a validator' } : lowerRule(rule, node);
         rows.push({
           shape: shape.name,
           path: at,
@@ -63,10 +64,14 @@ export const rulesReportGenerator: Generator = {
     const head = '| shape | field | rule | meaning | source | validator | CRD CEL |\n|---|---|---|---|---|---|---|';
     const catalog = `# Rules of spec/\n\nEvery rule written in spec/ (x-cluster-rules, x-cluster-immutable, x-cluster-validations): ${rows.length} in all.\n\n${head}\n${rows.map(line).join('\n')}\n`;
     const open = rows.filter((r) => r.validator !== 'yes');
-    const notLowered = rows.filter((r) => r.validator === 'yes' && r.crd !== 'yes');
+    const dropped = model.resources.flatMap((r) => crdFor(model, r).unlowered.map((u) => ({ r, u })));
+    const droppedLines = dropped.map(({ r, u }) =>
+      `| ${r.kind} | \`${u.path}\` | ${u.rule.rule === 'cel' ? `CEL \`${cell(String(u.rule.text))}\`` : u.rule.rule} | ${cell(u.reason)} |`);
     const unenforced = `# Rules not enforced by the generated validators or not carried by the CRD bodies\n\n` +
       `## Enforced elsewhere or not at all (${open.length})\n\nThese rules are recorded in spec/ as notes; the column says who enforces them (a server strategy, a controller, admission, the node agent or the client).\n\n${head}\n${open.map(line).join('\n')}\n\n` +
-      `## Checked by the validators but not expressible as CEL in the CRD bodies (${notLowered.length})\n\n${head}\n${notLowered.map(line).join('\n')}\n`;
+      `## Checked by the validators but left out of the CRD bodies in out/crds (${dropped.length})\n\n` +
+      `Either CEL cannot express the rule, or the server would refuse it in a CRD: its estimated cost over unbounded strings, lists or maps is above a CRD rule's budget.\n\n` +
+      `| kind | field | rule | why |\n|---|---|---|---|\n${droppedLines.join('\n')}\n`;
     return [
       { path: 'rules/catalog.md', content: catalog },
       { path: 'rules/unenforced.md', content: unenforced },

@@ -44,17 +44,26 @@ export const typesGenerator: Generator = {
     const definitions: Record<string, JSONSchema> = {};
     for (const [name, shape] of model.shapes) definitions[name] = { ...toJsonSchema(shape.schema), title: name };
     for (const r of model.resources) definitions[r.listKind] = { ...toJsonSchema(listSchema(r)), title: r.listKind };
-    const root: JSONSchema = {
+    definitions.AnyResource = {
       title: 'AnyResource',
       description: 'Any object of a resource kind served by the API.',
       anyOf: model.resources.map((r) => ({ $ref: `#/definitions/${r.kind}` })),
+    };
+    // The root names every definition, so that each one is emitted (and can be looked up by name).
+    const names = Object.keys(definitions).sort();
+    const root: JSONSchema = {
+      title: 'Shapes',
+      description: 'Every shape of the API by its name.',
+      type: 'object',
+      required: names,
+      properties: Object.fromEntries(names.map((n) => [n, { $ref: `#/definitions/${n}` }])),
       definitions,
     };
-    const source = await compile(root, 'AnyResource', {
+    const source = await compile(root, 'Shapes', {
       additionalProperties: false,
       bannerComment: GENERATED_HEADER,
       declareExternallyReferenced: true,
-      unreachableDefinitions: true,
+      unreachableDefinitions: false,
       format: false,
       strictIndexSignatures: false,
       ignoreMinAndMaxItems: true,

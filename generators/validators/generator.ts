@@ -11,7 +11,18 @@ export const validatorsGenerator: Generator = {
     const definitions = Object.fromEntries([...model.shapes].map(([name, shape]) => [name, shape.schema]));
     const gates = Object.fromEntries(model.featureGates.map((g) => [g.name, g.default]));
     const files: OutputFile[] = [
-      { path: 'validators/definitions.json', content: `${JSON.stringify(definitions, null, 2)}\n` },
+      // One top-level key: bundlers turn top-level JSON keys into module bindings (a shape named JSON would shadow JSON).
+      { path: 'validators/definitions.json', content: `${JSON.stringify({ shapes: definitions }, null, 2)}\n` },
+      {
+        path: 'validators/definitions.ts',
+        content: `${GENERATED_HEADER}
+import type { Schema } from '../../runtime/schema/types.ts';
+import json from './definitions.json' with { type: 'json' };
+
+/** Every shape of spec/ by name, as the generator wrote it from the checked spec. */
+export const definitions: Record<string, Schema> = json.shapes as Record<string, unknown> as Record<string, Schema>;
+`,
+      },
       {
         path: 'validators/feature-gates.ts',
         content: `${GENERATED_HEADER}\n/** Feature gates with their documented defaults (spec/api.yaml). */\nexport const featureGateDefaults: Record<string, boolean> = ${JSON.stringify(gates)};\n`,

@@ -56,4 +56,5 @@ export const isCostLimitError = (e: unknown): e is CelCostLimitError => e instan
 export const builtinCelRuleEngine = createCelRuleEngine({
   maxEstimatedCost: Number.POSITIVE_INFINITY,
   extraReasons: ['FieldValueNotSupported'],
+  allowEmptyMessage: true,
 });

@@ -42,6 +42,8 @@ export interface CelRuleEngineOptions {
   isResource?: (schema: Schema) => boolean;
   /** Reasons a rule may name beyond the four of ValidationRule (the built-in spec also uses FieldValueNotSupported). */
   extraReasons?: FieldErrorReason[];
+  /** Accept `message: ''` (a bare `Required value`, as upstream's built-in validation words some errors). */
+  allowEmptyMessage?: boolean;
 }
 
 /** The compiled rule, with the static estimate (for the per-CRD total the caller sums). */
@@ -98,7 +100,7 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
     compileRule(rule: ValidationRule, scope: Schema, definitions: Record<string, Schema>): CompiledValidationRule {
       if (typeof rule.rule !== 'string' || rule.rule.trim() === '') throw new CelCompileError('rule: Required value: rule is not specified');
       if (rule.message !== undefined) {
-        if (rule.message.trim() === '') throw new CelCompileError('message: Invalid value: message must be non-empty if specified');
+        if (rule.message.trim() === '' && !(options.allowEmptyMessage && rule.message === '')) throw new CelCompileError('message: Invalid value: message must be non-empty if specified');
         if (/[\r\n]/.test(rule.message)) throw new CelCompileError('message: Invalid value: message must not contain line breaks');
       }
       if (rule.message === undefined && /[\r\n]/.test(rule.rule))

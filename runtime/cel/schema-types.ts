@@ -108,15 +108,20 @@ export function buildShapes(scope: Schema, opts: ShapeOptions): { root: Shape; t
   const build = (raw: Schema, path: string): Shape => {
     const cached = memo.get(raw);
     if (cached) return cached;
+    // A $ref with siblings resolves to a fresh merged object each time; memoize on the referenced
+    // definition too, or a recursive shape (JSONSchemaProps) would never terminate.
+    const target = raw.$ref ? opts.definitions[raw.$ref.replace(/^#\/(components\/schemas|definitions)\//, '')] : undefined;
+    const targetCached = target && memo.get(target);
+    if (targetCached) return targetCached;
     const s = raw.$ref ? resolveRef(raw, opts.definitions) : raw;
     const resolvedCached = memo.get(s);
     if (resolvedCached) return resolvedCached;
-    const shape = buildResolved(s, path);
+    const shape = buildResolved(s, path, target);
     memo.set(raw, shape);
     return shape;
   };
 
-  const buildResolved = (s: Schema, path: string): Shape => {
+  const buildResolved = (s: Schema, path: string, alias?: Schema): Shape => {
     if (s['x-cluster-int-or-string']) return { k: 'dyn', schema: s };
     const resource = s.type === 'object' && opts.isResource(s);
     switch (s.type) {
@@ -148,6 +153,7 @@ export function buildShapes(scope: Schema, opts: ShapeOptions): { root: Shape; t
         if (!resource && !s.properties && ap === true) return { k: 'map', values: { k: 'dyn' }, schema: s };
         const obj: ObjectShape = { k: 'object', typeName: uniqueName(path), fields: new Map(), schema: s };
         memo.set(s, obj);
+        if (alias) memo.set(alias, obj);
         types.push(obj);
         for (const [name, prop] of Object.entries(s.properties ?? {})) {
           if (resource && name === 'metadata') continue;

@@ -108,6 +108,7 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
   const featureGates = options.featureGates ?? {};
   const defNodes = new Map<string, CNode>();
   const cel = options.cel;
+  const celErrorValue = options.celErrorValue ?? 'type';
 
   function refName(ref: string, ptr: string): string {
     const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(ref);
@@ -116,6 +117,9 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
     if (!hasOwn(definitions, name)) throw new SchemaCompileError(ptr + '/$ref', `$ref to unknown definition ${JSON.stringify(name)}`);
     return name;
   }
+
+  /** For the local keywords of a $ref wrapper: the schema its rules are compiled against. */
+  const ruleScopes = new WeakMap<Schema, Schema>();
 
   function resolve(s: Schema): Schema {
     let cur = s;
@@ -159,6 +163,8 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
       w.target = target;
       const local: Schema = {};
       for (const k of extraKeys) (local as Record<string, unknown>)[k] = (s as Record<string, unknown>)[k];
+      // Rules beside a $ref see the referenced structure (their fields and CEL types live there).
+      ruleScopes.set(local, { ...target.schema, ...local });
       const extra = newNode(local, local);
       build(extra, local, ptr, isRoot);
       w.absent = extra.absent;
@@ -185,9 +191,10 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
       if (!isObject(r) || typeof r.rule !== 'string') throw new SchemaCompileError(rp, 'a rule must be an object with a string `rule`');
       const kind = getRule(r.rule);
       if (!kind) throw new SchemaCompileError(rp, `unknown rule kind ${JSON.stringify(r.rule)}`);
-      const problem = kind.checkParams(r, s, env);
+      const node = ruleScopes.get(s) ?? s;
+      const problem = kind.checkParams(r, node, env);
       if (problem) throw new SchemaCompileError(rp, `rule ${r.rule}: ${problem}`);
-      const c = kind.compile(r, s, env);
+      const c = kind.compile(r, node, env);
       if (c) out.push(c);
     }
     return out;
@@ -199,7 +206,7 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
     if (!Array.isArray(rules)) throw new SchemaCompileError(ptr + '/x-cluster-validations', 'x-cluster-validations must be a list');
     if (rules.length === 0) return null;
     if (!cel) throw new SchemaCompileError(ptr + '/x-cluster-validations', 'the schema has CEL rules (x-cluster-validations) but no CEL engine was given');
-    const scope = resolve(s);
+    const scope = ruleScopes.get(s) ?? resolve(s);
     const typeValue = s['x-cluster-int-or-string'] ? 'integer-or-string' : scope.type ?? '';
     const compiled: { rule: CompiledCelRule; text: string; fieldPath: string[] | null; optionalOld: boolean; reason?: string; message?: string }[] = [];
     rules.forEach((r, i) => {
@@ -224,14 +231,16 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
         if (res.ok) continue;
         let field = ctx.path();
         if ('error' in res) {
-          ctx.add(fieldErr.invalid(field, typeValue, res.error));
+          ctx.add(fieldErr.invalid(field, celErrorValue === 'value' ? v : typeValue, res.error));
           continue;
         }
         const fp = res.fieldPath ? parseFieldPath(res.fieldPath, ptr) : c.fieldPath;
         if (fp) for (const seg of fp) field = field === '' ? seg : seg.startsWith('[') ? field + seg : `${field}.${seg}`;
         const reason: FieldErrorReason = res.reason ?? (c.reason as FieldErrorReason | undefined) ?? 'FieldValueInvalid';
-        const message = res.message || c.message || `failed rule: ${c.text}`;
-        ctx.add(fieldErr.ofReason(field, knownReason(reason), typeValue, message));
+        const message = res.message ?? c.message ?? `failed rule: ${c.text}`;
+        // CRDs report the schema type as the value (upstream apiextensions); built-in types report the value.
+        const shown = celErrorValue === 'value' ? valueAt(v, fp) : typeValue;
+        ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
       }
     };
   }
@@ -707,6 +716,13 @@ function knownReason(r: string): FieldErrorReason {
 }
 
 /** `.a.b`, `['a.b']`, `.a['x-y']` -> segments (`a`, `b`); numeric indexes are not allowed. */
+/** The value a CEL rule's fieldPath names inside the rule's own value (undefined when absent). */
+function valueAt(v: unknown, fp: string[] | null): unknown {
+  let cur = v;
+  for (const seg of fp ?? []) cur = isObject(cur) && hasOwn(cur, seg) ? cur[seg] : undefined;
+  return cur;
+}
+
 function parseFieldPath(fp: string, ptr: string): string[] {
   const out: string[] = [];
   let i = 0;

@@ -82,6 +82,7 @@ export const fieldErr = {
       case 'FieldValueRequired': return fieldErr.required(field, detail);
       case 'FieldValueForbidden': return fieldErr.forbidden(field, detail);
       case 'FieldValueDuplicate': return fieldErr.duplicate(field, value);
+      case 'FieldValueNotSupported': return { field, reason, message: `Unsupported value: ${formatValue(value)}${detail ? `: ${detail}` : ''}` };
       case 'FieldValueNotFound': return fieldErr.notFound(field, value);
       case 'FieldValueTypeInvalid': return fieldErr.typeInvalid(field, value, detail);
       case 'InternalError': return fieldErr.internal(field, detail);

@@ -114,6 +114,11 @@ export interface CompileOptions {
   featureGates?: Record<string, boolean>;
   /** Evaluates x-cluster-validations; without it a schema with CEL rules fails to compile. */
   cel?: CelRuleEngine;
+  /**
+   * What a failed CEL rule shows as its value: `type` (the schema type, as upstream reports CRD rules)
+   * or `value` (the value itself, as upstream's hand-written validation of built-in types does).
+   */
+  celErrorValue?: 'type' | 'value';
 }
 
 export interface CompiledValidator {

@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 
 interface DocumentedField {
   path: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+  /** `untyped`: any JSON value (x-cluster-preserve-unknown-fields without a type). */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'untyped';
   required?: boolean;
   enum?: string[];
 }
@@ -25,6 +26,7 @@ interface OutSchema {
   additionalProperties?: OutSchema | boolean;
   'x-cluster-group-version-kind'?: Array<{ kind: string }>;
   'x-cluster-int-or-string'?: boolean;
+  'x-cluster-preserve-unknown-fields'?: boolean;
 }
 
 const root = join(import.meta.dirname, '..', '..');
@@ -73,7 +75,9 @@ describe('every documented field is in the generated OpenAPI', () => {
     const found = lookup(kind, field.path);
     expect(typeof found === 'string' ? found : 'found').toBe('found');
     if (typeof found === 'string') return;
-    const type = found.schema['x-cluster-int-or-string'] ? 'string' : found.schema.type ?? (found.schema.properties ? 'object' : undefined);
+    const s = found.schema;
+    const type = s['x-cluster-int-or-string'] ? 'string'
+      : s.type ?? (s.properties ? 'object' : s['x-cluster-preserve-unknown-fields'] ? 'untyped' : undefined);
     expect(type, 'type').toBe(field.type);
     if (field.required !== undefined) expect(found.required, 'required').toBe(field.required);
     if (field.enum) expect([...(found.schema.enum ?? [])].sort(), 'enum').toEqual([...field.enum].sort());

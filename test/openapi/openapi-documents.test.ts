@@ -10,10 +10,23 @@ const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
 const documents = files(outDir).filter((f) => f.endsWith('.json')).map((f) => [relative(outDir, f), f] as const);
 
+/**
+ * JSONSchemaProps has properties literally named `$ref` and `$schema` (as upstream publishes it); the
+ * validator package follows every `$ref` key as a reference, so those two property names are renamed
+ * for the check. Everything else is validated as written.
+ */
+function withoutRefNamedProperties(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutRefNamedProperties);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'properties' && v && typeof v === 'object'
+    ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p.startsWith('$') ? `dollar-${p.slice(1)}` : p, withoutRefNamedProperties(s)]))
+    : withoutRefNamedProperties(v)]));
+}
+
 describe('generated OpenAPI documents', () => {
   it.each(documents)('%s validates against the OpenAPI specification', async (_name, file) => {
     const validator = new Validator();
-    const result = await validator.validate(JSON.parse(readFileSync(file, 'utf8')));
+    const result = await validator.validate(withoutRefNamedProperties(JSON.parse(readFileSync(file, 'utf8'))));
     expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
     expect(result.valid).toBe(true);
   });

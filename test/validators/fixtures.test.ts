@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import * as validators from '../../out/validators/index.ts';
-import definitions from '../../out/validators/definitions.json' with { type: 'json' };
+import { definitions } from '../../out/validators/definitions.ts';
 import { compileSchema } from '../../runtime/schema/index.ts';
-import { celRuleEngine } from '../../runtime/cel/index.ts';
+import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from '../../out/validators/feature-gates.ts';
 import type { CompiledValidator, FieldError } from '../../runtime/schema/types.ts';
 
@@ -31,7 +31,7 @@ function shapeValidator(shape: string, gates: Record<string, boolean> = {}): Com
   const key = `${shape}${JSON.stringify(gates)}`;
   let v = shapeValidators.get(key);
   if (!v) {
-    v = compileSchema({ $ref: `#/components/schemas/${shape}` }, { definitions, featureGates: { ...featureGateDefaults, ...gates }, cel: celRuleEngine });
+    v = compileSchema({ $ref: `#/components/schemas/${shape}` }, { definitions, featureGates: { ...featureGateDefaults, ...gates }, cel: builtinCelRuleEngine, celErrorValue: 'value' });
     shapeValidators.set(key, v);
   }
   return v;

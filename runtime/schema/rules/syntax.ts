@@ -10,6 +10,7 @@ export const syntax: RuleKind = {
     if (!isSyntaxName(p.syntax)) return `\`syntax\` must be one of ${Object.keys(SYNTAX_CHECKS).join(', ')}`;
     const t = env.resolve(node).type;
     if (t !== undefined && t !== 'string') return `syntax applies to strings, not ${t}`;
+    if (p.allowEmpty !== undefined && typeof p.allowEmpty !== 'boolean') return '`allowEmpty` must be true or false';
     return null;
   },
   compile(p) {
@@ -30,9 +31,11 @@ export const syntax: RuleKind = {
         },
       };
     }
+    // allowEmpty: upstream skips the check for "" (e.g. storageClassName "" means no class).
+    const allowEmpty = p.allowEmpty === true;
     return {
       check(v, _old, ctx) {
-        if (typeof v !== 'string') return;
+        if (typeof v !== 'string' || (allowEmpty && v === '')) return;
         const problems = check(v);
         if (problems.length === 0) return;
         const path = ctx.path();
@@ -45,7 +48,8 @@ export const syntax: RuleKind = {
     if (!isSyntaxName(p.syntax)) return { rule: null, reason: 'unknown syntax' };
     const expr = syntaxCel(p.syntax, 'self');
     if (!expr) return { rule: null, reason: `CEL cannot express the ${p.syntax} syntax` };
-    return { rule: { rule: expr, message: stringParam(p, 'message') ?? syntaxMessage(p.syntax) } };
+    const rule = p.allowEmpty === true ? `self == '' || (${expr})` : expr;
+    return { rule: { rule, message: stringParam(p, 'message') ?? syntaxMessage(p.syntax) } };
   },
   describe(p) {
     return isSyntaxName(p.syntax) ? `Must be ${SYNTAX_DESCRIPTIONS[p.syntax]}.` : 'Has a fixed syntax.';
