@@ -1,0 +1,140 @@
+// Schema navigation shared by strategic merge patch and server-side apply.
+// Pure helpers: resolve `$ref`s against the named shapes and answer "what is the schema of
+// this child", "how does this list merge", "is this map atomic". No I/O.
+
+import type { Schema } from '../schema/types.ts';
+
+export type Definitions = Record<string, Schema>;
+export type JsonObject = { [key: string]: unknown };
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const REF_PREFIX = '#/components/schemas/';
+
+/** Follows `$ref` (and a lone `allOf: [{$ref}]`) until a concrete node; undefined stays undefined. */
+export function resolveSchema(schema: Schema | undefined, defs: Definitions): Schema | undefined {
+  let s = schema;
+  for (let depth = 0; s && depth < 64; depth++) {
+    if (s.$ref) {
+      const name = s.$ref.startsWith(REF_PREFIX) ? s.$ref.slice(REF_PREFIX.length) : s.$ref.slice(s.$ref.lastIndexOf('/') + 1);
+      const target = defs[name];
+      if (!target) return undefined;
+      // keep extensions written beside the $ref (they win, as a description does)
+      const extras = Object.keys(s).filter((k) => k !== '$ref' && k !== 'description');
+      if (extras.length === 0) {
+        s = target;
+      } else {
+        const merged: Schema = { ...target };
+        for (const k of extras) (merged as Record<string, unknown>)[k] = (s as Record<string, unknown>)[k];
+        s = merged;
+      }
+      continue;
+    }
+    if (s.allOf && s.allOf.length === 1 && !s.type && !s.properties && !s.items) {
+      s = s.allOf[0];
+      continue;
+    }
+    return s;
+  }
+  return s;
+}
+
+/** The schema of field `key` of an object node (declared property, else additionalProperties). */
+export function childSchema(parent: Schema | undefined, key: string, defs: Definitions): { schema: Schema | undefined; declared: boolean } {
+  const p = resolveSchema(parent, defs);
+  if (!p) return { schema: undefined, declared: false };
+  const prop = p.properties?.[key];
+  if (prop) return { schema: resolveSchema(prop, defs), declared: true };
+  if (isObject(p.additionalProperties)) return { schema: resolveSchema(p.additionalProperties as Schema, defs), declared: false };
+  return { schema: undefined, declared: false };
+}
+
+export function itemSchema(list: Schema | undefined, defs: Definitions): Schema | undefined {
+  const l = resolveSchema(list, defs);
+  return l?.items ? resolveSchema(l.items, defs) : undefined;
+}
+
+/** Patch strategies of a node as strategic merge patch reads them (`merge`, `replace`, `retainKeys`, comma separated). */
+export function patchStrategies(s: Schema | undefined): string[] {
+  const raw = s?.['x-cluster-patch-strategy'];
+  if (typeof raw !== 'string' || raw === '') return [];
+  return raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
+}
+
+export function patchMergeKey(s: Schema | undefined): string {
+  const k = s?.['x-cluster-patch-merge-key'];
+  return typeof k === 'string' ? k : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The type view server-side apply needs (structured-merge-diff's schema.Atom, simplified).
+
+export type TypeNode =
+  | { kind: 'scalar' }
+  /** No schema (unknown or preserved fields): maps are granular, lists atomic, as upstream's "deduced" type. */
+  | { kind: 'untyped' }
+  | { kind: 'map'; schema: Schema; atomic: boolean; hasFields: boolean }
+  | { kind: 'list'; schema: Schema; relationship: 'atomic' | 'set' | 'map'; keys: string[] };
+
+/**
+ * Classifies a schema node. Lists without `x-cluster-list-type` follow upstream's OpenAPI
+ * conversion: patch strategy `merge` with a merge key makes a map list keyed by it, `merge`
+ * alone a set, anything else atomic.
+ */
+export function typeOf(schema: Schema | undefined, defs: Definitions): TypeNode {
+  const s = resolveSchema(schema, defs);
+  if (!s) return { kind: 'untyped' };
+  if (s['x-cluster-int-or-string']) return { kind: 'scalar' };
+  const t = s.type ?? (s.properties || s.additionalProperties ? 'object' : s.items ? 'array' : undefined);
+  if (t === 'object') {
+    const hasFields = !!s.properties && Object.keys(s.properties).length > 0;
+    return { kind: 'map', schema: s, atomic: s['x-cluster-map-type'] === 'atomic', hasFields };
+  }
+  if (t === 'array') {
+    const lt = s['x-cluster-list-type'];
+    if (lt === 'map') return { kind: 'list', schema: s, relationship: 'map', keys: s['x-cluster-list-map-keys'] ?? [] };
+    if (lt === 'set') return { kind: 'list', schema: s, relationship: 'set', keys: [] };
+    if (lt === 'atomic') return { kind: 'list', schema: s, relationship: 'atomic', keys: [] };
+    if (patchStrategies(s).includes('merge')) {
+      const mk = patchMergeKey(s);
+      return mk ? { kind: 'list', schema: s, relationship: 'map', keys: [mk] } : { kind: 'list', schema: s, relationship: 'set', keys: [] };
+    }
+    return { kind: 'list', schema: s, relationship: 'atomic', keys: [] };
+  }
+  if (t === undefined) return { kind: 'untyped' };
+  return { kind: 'scalar' };
+}
+
+/** Deep structural equality of JSON values (object key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) {
+      if (!Object.prototype.hasOwnProperty.call(b, k) || !jsonEqual(a[k], b[k])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+export function deepCopy<T>(v: T): T {
+  return v === undefined ? v : (structuredClone(v) as T);
+}
+
+/** Byte-wise (UTF-8) string comparison, as Go's strings.Compare. */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  // fast path: ASCII-only strings compare the same in UTF-16 and UTF-8
+  if (/^[\x00-\x7f]*$/.test(a) && /^[\x00-\x7f]*$/.test(b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
