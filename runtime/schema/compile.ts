@@ -237,7 +237,8 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
         const fp = res.fieldPath ? parseFieldPath(res.fieldPath, ptr) : c.fieldPath;
         if (fp) for (const seg of fp) field = field === '' ? seg : seg.startsWith('[') ? field + seg : `${field}.${seg}`;
         const reason: FieldErrorReason = res.reason ?? (c.reason as FieldErrorReason | undefined) ?? 'FieldValueInvalid';
-        const message = res.message ?? c.message ?? `failed rule: ${c.text}`;
+        // An explicit `message: ''` (built-in rules only) means a bare reason, e.g. `Required value`.
+        const message = res.message || (c.message === '' ? '' : c.message || `failed rule: ${c.text}`);
         // CRDs report the schema type as the value (upstream apiextensions); built-in types report the value.
         const shown = celErrorValue === 'value' ? valueAt(v, fp) : typeValue;
         ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
@@ -401,25 +402,31 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
       }
       node.mapKeys = [...keys].sort();
     }
+    // A uniqueBy rule on the single map key reports the duplicate itself, in the hand-written form
+    // (`[i].key: Duplicate value: "v"`); the structural check would report the same item twice.
+    const ruleSpecs = Array.isArray(s['x-cluster-rules']) ? s['x-cluster-rules'] : [];
+    const mapKeysByRule = node.mapKeys !== null && node.mapKeys.length === 1
+      && ruleSpecs.some((r) => isObject(r) && r.rule === 'uniqueBy' && r.key === node.mapKeys![0]);
     {
       const items = node.items;
       const minItems = s.minItems !== undefined ? num(s.minItems, ptr + '/minItems') : -1;
       const maxItems = s.maxItems !== undefined ? num(s.maxItems, ptr + '/maxItems') : -1;
       const unique = s.uniqueItems === true;
       const isSet = listType === 'set';
-      const mapKeys = node.mapKeys;
+      const mapKeys = mapKeysByRule ? null : node.mapKeys;
+      const oldMapKeys = node.mapKeys;
       if (items || minItems >= 0 || maxItems >= 0 || unique || isSet || mapKeys) {
         checks.push((v, old, ctx) => {
           if (!Array.isArray(v)) return;
           if (items) {
             let oldByKey: Map<string, unknown> | null = null;
-            if (ctx.update && mapKeys && Array.isArray(old)) {
+            if (ctx.update && oldMapKeys && Array.isArray(old)) {
               oldByKey = new Map();
-              for (const o of old) if (isObject(o)) oldByKey.set(mapKeyOf(o, mapKeys), o);
+              for (const o of old) if (isObject(o)) oldByKey.set(mapKeyOf(o, oldMapKeys), o);
             }
             for (let i = 0; i < v.length; i++) {
               ctx.pushIndex(i);
-              const oi = oldByKey && isObject(v[i]) ? oldByKey.get(mapKeyOf(v[i] as Record<string, unknown>, mapKeys!)) : undefined;
+              const oi = oldByKey && isObject(v[i]) ? oldByKey.get(mapKeyOf(v[i] as Record<string, unknown>, oldMapKeys!)) : undefined;
               items.validate(v[i], oi, ctx);
               ctx.pop();
             }
@@ -484,8 +491,11 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
       else if (isObject(ap)) node.additional = compileNode(ap, ptr + '/additionalProperties');
       else throw new SchemaCompileError(ptr + '/additionalProperties', 'additionalProperties must be a schema or a boolean');
     }
-    const required = s.required ?? EMPTY_ARRAY;
-    if (!Array.isArray(required)) throw new SchemaCompileError(ptr + '/required', 'required must be a list');
+    const requiredList = s.required ?? EMPTY_ARRAY;
+    if (!Array.isArray(requiredList)) throw new SchemaCompileError(ptr + '/required', 'required must be a list');
+    // A required property that carries a nonEmpty rule (checked when absent too) is reported by that
+    // rule alone, with its message, as upstream's hand-written `len(x) == 0` check does.
+    const required = requiredList.filter((r) => !(isObject(s.properties) && hasOwn(s.properties, r) && reportsAbsence(s.properties[r] as Schema)));
     const minProps = s.minProperties !== undefined ? num(s.minProperties, ptr + '/minProperties') : -1;
     const maxProps = s.maxProperties !== undefined ? num(s.maxProperties, ptr + '/maxProperties') : -1;
     const resource = isRoot ? options.resource : undefined;
@@ -702,6 +712,12 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
       return out;
     },
   };
+}
+
+/** Whether a property's own rules (beside a $ref too) include a nonEmpty that also runs when it is absent. */
+function reportsAbsence(ps: Schema): boolean {
+  const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
+  return Array.isArray(rules) && rules.some((r) => isObject(r) && r.rule === 'nonEmpty' && r.whenAbsent !== false);
 }
 
 function knownReason(r: string): FieldErrorReason {
