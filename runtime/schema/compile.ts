@@ -6,7 +6,7 @@ import type {
 } from './types.ts';
 import { CelCompileError } from './types.ts';
 import { ValidationContext } from './context.ts';
-import { fieldErr, goFloat } from './errors.ts';
+import { fieldErr, goFloat, NIL_COLLECTION } from './errors.ts';
 import { numberFormat, stringFormat } from './formats.ts';
 import { validateEmbeddedResource, validateObjectMeta, validateObjectMetaUpdate } from './metadata.ts';
 import { getRule } from './rules/index.ts';
@@ -240,7 +240,7 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
         // An explicit `message: ''` (built-in rules only) means a bare reason, e.g. `Required value`.
         const message = res.message || (c.message === '' ? '' : c.message || `failed rule: ${c.text}`);
         // CRDs report the schema type as the value (upstream apiextensions); built-in types report the value.
-        const shown = celErrorValue === 'value' ? valueAt(v, fp) : typeValue;
+        const shown = celErrorValue === 'value' ? goValueAt(v, fp, scope, resolve) : typeValue;
         ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
       }
     };
@@ -737,6 +737,28 @@ function valueAt(v: unknown, fp: string[] | null): unknown {
   let cur = v;
   for (const seg of fp ?? []) cur = isObject(cur) && hasOwn(cur, seg) ? cur[seg] : undefined;
   return cur;
+}
+
+/**
+ * The value at a CEL rule's fieldPath as upstream's Go validation shows it: a map (a schema with
+ * only additionalProperties) has its keys sorted, as json.Marshal prints a Go map, and an absent map
+ * or list is a typed nil, printed as a bare `null`.
+ */
+function goValueAt(v: unknown, fp: string[] | null, scope: Schema, resolve: (s: Schema) => Schema): unknown {
+  const value = valueAt(v, fp);
+  let s: Schema | undefined = scope;
+  for (const seg of fp ?? []) {
+    if (!s) break;
+    const props: Record<string, Schema> | undefined = s.properties;
+    if (props && hasOwn(props, seg)) s = resolve(props[seg]);
+    else if (isObject(s.additionalProperties)) s = resolve(s.additionalProperties as Schema);
+    else s = undefined;
+  }
+  if (!s) return value;
+  const isMap = s.type === 'object' && !s.properties && isObject(s.additionalProperties);
+  if (value === undefined && (isMap || s.type === 'array')) return NIL_COLLECTION;
+  if (isMap && isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
+  return value;
 }
 
 function parseFieldPath(fp: string, ptr: string): string[] {

@@ -16,8 +16,15 @@ export function goFloat(n: number): string {
   return String(n);
 }
 
-/** Renders a bad value as upstream does: strings Go-quoted, numbers and bools bare, else JSON. */
+/** A nil Go map or slice as a bad value: json.Marshal prints it as a bare `null`. */
+export const NIL_COLLECTION: unique symbol = Symbol('nil map or slice');
+
+/**
+ * Renders a bad value as upstream does: strings Go-quoted, numbers and bools bare, else JSON. An
+ * absent value is a nil interface (`"null"`); NIL_COLLECTION a typed nil map or slice (`null`).
+ */
 export function formatValue(v: unknown): string {
+  if (v === NIL_COLLECTION) return 'null';
   if (v === undefined || v === null) return '"null"';
   switch (typeof v) {
     case 'string':

@@ -130,6 +130,17 @@ export function isRelativePath(v: string): string[] {
   return errs;
 }
 
+/**
+ * A file path inside a volume (core validateLocalNonReservedPath): a relative path without '..'
+ * elements that also does not start with '..' (the volume's own ..data links live there).
+ */
+export function isNonReservedPath(v: string): string[] {
+  const errs = isRelativePath(v);
+  // Upstream skips this error when the '..' element check already caught it ('../x').
+  if (v.startsWith('..') && !v.startsWith('../')) errs.push("must not start with '..'");
+  return errs;
+}
+
 /** Any path without a '..' element (core validatePathNoBacksteps). */
 export function isPathNoBacksteps(v: string): string[] {
   return v.split('/').includes('..') ? ["must not contain '..'"] : [];
@@ -184,7 +195,7 @@ export function checkHttpsUrl(raw: string): UrlProblem[] {
 
 export type SyntaxName =
   | 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'qualifiedName' | 'labelKey' | 'labelValue'
-  | 'configMapKey' | 'relativePath' | 'httpsUrl' | 'nonEmptyKey' | 'path' | 'pathSegment';
+  | 'configMapKey' | 'relativePath' | 'nonReservedPath' | 'httpsUrl' | 'nonEmptyKey' | 'path' | 'pathSegment';
 
 /** The message-returning checks by syntax name (httpsUrl maps each problem to its detail). */
 export const SYNTAX_CHECKS: Record<SyntaxName, (v: string) => string[]> = {
@@ -196,6 +207,7 @@ export const SYNTAX_CHECKS: Record<SyntaxName, (v: string) => string[]> = {
   labelValue: isValidLabelValue,
   configMapKey: isConfigMapKey,
   relativePath: isRelativePath,
+  nonReservedPath: isNonReservedPath,
   httpsUrl: (v) => checkHttpsUrl(v).map((p) => p.detail),
   nonEmptyKey: isNonEmptyKey,
   path: isPathNoBacksteps,
@@ -224,6 +236,7 @@ export function syntaxCel(name: SyntaxName, expr = 'self'): string | null {
     case 'labelValue': return `${expr}.size() <= ${LABEL_VALUE_MAX} && ${m(`^${LABEL_VALUE_FMT}$`)}`;
     case 'configMapKey': return `${expr}.size() <= ${DNS1123_SUBDOMAIN_MAX} && ${m(`^${CONFIG_MAP_KEY_FMT}$`)} && !${expr}.startsWith('..') && ${expr} != '.'`;
     case 'relativePath': return `!${expr}.startsWith('/') && ${noBack}`;
+    case 'nonReservedPath': return `!${expr}.startsWith('/') && ${noBack} && (!${expr}.startsWith('..') || ${expr}.startsWith('../'))`;
     case 'path': return noBack;
     case 'httpsUrl': return m('^https://[^/?#@]+(/[^?#]*)?$');
     case 'nonEmptyKey': return `${expr}.size() > 0`;
@@ -241,6 +254,7 @@ export const SYNTAX_DESCRIPTIONS: Record<SyntaxName, string> = {
   labelValue: 'a label value (empty or at most 63 alphanumeric characters, "-", "_" or ".")',
   configMapKey: 'a config key (at most 253 characters of alphanumerics, "-", "_" or ".", not "." or "..")',
   relativePath: 'a relative path without ".." elements',
+  nonReservedPath: 'a relative path without ".." elements that does not start with ".."',
   httpsUrl: 'an https URL without user information, query or fragment',
   nonEmptyKey: 'a non-empty key',
   path: 'a path without ".." elements',

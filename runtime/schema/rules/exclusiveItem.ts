@@ -22,7 +22,7 @@ export const exclusiveItem: RuleKind = {
     return {
       check(v, _old, ctx) {
         if (!Array.isArray(v) || v.length < 2 || !v.includes(value)) return;
-        if (invalid) ctx.add(fieldErr.invalid(ctx.path(), value, msg));
+        if (invalid) ctx.add(fieldErr.invalid(ctx.path(), v, msg)); // upstream shows the whole list
         else ctx.add(fieldErr.forbidden(ctx.path(), msg));
       },
     };

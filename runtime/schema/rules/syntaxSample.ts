@@ -3,7 +3,7 @@ import { SYNTAX_CHECKS, type SyntaxName } from '../syntax.ts';
 
 const SAMPLES: Record<SyntaxName, string> = {
   dns1123Subdomain: '-', dns1123Label: '-', dns1035Label: '-', qualifiedName: '-', labelKey: '-', labelValue: '-',
-  configMapKey: '$', relativePath: '/a', httpsUrl: 'http://a', nonEmptyKey: '', path: '..', pathSegment: '/',
+  configMapKey: '$', relativePath: '/a', nonReservedPath: '..a', httpsUrl: 'http://a', nonEmptyKey: '', path: '..', pathSegment: '/',
 };
 
 export function syntaxMessage(name: SyntaxName): string {
