@@ -1,0 +1,75 @@
+// Bearer-token authentication with a static token file (api-conventions 10):
+// CSV `token,user,uid[,"g1,g2"]`; rows with an empty token are skipped; a later duplicate wins.
+
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+
+export interface UserInfo {
+  name: string;
+  uid: string;
+  groups: string[];
+}
+
+/** Splits one CSV line, honouring double quotes (`""` inside quotes is a quote). */
+export function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+export class TokenAuthenticator {
+  private readonly tokens = new Map<string, UserInfo>();
+
+  static fromCsv(text: string): TokenAuthenticator {
+    const a = new TokenAuthenticator();
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim() === '' || line.trimStart().startsWith('#')) return;
+      const cols = splitCsvLine(line).map((c) => c.trim());
+      if (cols.length < 3) throw new Error(`token file line ${i + 1}: need at least 3 columns (token,user,uid)`);
+      const [token, name, uid, groups] = cols;
+      if (!token) return;
+      a.tokens.set(token, { name, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] });
+    });
+    return a;
+  }
+
+  static fromFile(path: string): TokenAuthenticator {
+    return TokenAuthenticator.fromCsv(readFileSync(path, 'utf8'));
+  }
+
+  get size(): number {
+    return this.tokens.size;
+  }
+
+  /**
+   * `undefined`: no credentials; `null`: credentials given but invalid (401, never anonymous).
+   * The scheme name is case-insensitive; an empty token counts as no credentials.
+   */
+  authenticate(headers: IncomingHttpHeaders): UserInfo | undefined | null {
+    const h = headers.authorization;
+    if (!h) return undefined;
+    const m = /^\s*bearer\s+(.*)$/i.exec(h);
+    if (!m) return null;
+    const token = m[1].trim();
+    if (token === '') return undefined;
+    const user = this.tokens.get(token);
+    if (!user) return null;
+    return { ...user, groups: [...user.groups, 'system:authenticated'] };
+  }
+}

@@ -1,0 +1,143 @@
+// Assembles a server from the generated artifacts in out/: route tables, validators, OpenAPI
+// documents, definitions (for strategic merge patch), feature-gate defaults.
+
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Registry } from '../registry/registry.ts';
+import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
+import type { Storage } from '../storage/interface.ts';
+import type { TokenAuthenticator } from './auth.ts';
+import { OpenApiDocuments } from './openapi.ts';
+import type { RouteHandlers, RouteTable } from './route-types.ts';
+import { ApiServer } from './server.ts';
+
+interface ValidatorModule {
+  createValidator(featureGates?: Record<string, boolean>): CompiledValidator;
+}
+
+/**
+ * Compiles on first use and keeps the result. A schema that fails to compile makes every call
+ * throw, which the request path answers as 500 InternalError for that resource only.
+ */
+export function lazyValidator(make: () => CompiledValidator): CompiledValidator {
+  let v: CompiledValidator | undefined;
+  const get = (): CompiledValidator => (v ??= make());
+  return {
+    validate: (o: unknown): FieldError[] => get().validate(o),
+    validateUpdate: (o: unknown, old: unknown): FieldError[] => get().validateUpdate(o, old),
+    applyDefaults: (o: unknown): void => get().applyDefaults(o),
+    prune: (o: unknown): string[] => get().prune(o),
+  };
+}
+
+export interface GeneratedArtifacts {
+  routes: <H>(handlers: RouteHandlers<H>) => RouteTable<H>[];
+  validators: Record<string, ValidatorModule>;
+  featureGateDefaults: Record<string, boolean>;
+  openapi: OpenApiDocuments;
+  shapes: Record<string, Schema>;
+}
+
+export async function loadGenerated(outDir: string): Promise<GeneratedArtifacts> {
+  const imp = (p: string): Promise<unknown> => import(pathToFileURL(join(outDir, p)).href);
+  const routesMod = (await imp('routes/index.ts')) as { allRoutes: GeneratedArtifacts['routes'] };
+  const validators = (await imp('validators/index.ts')) as Record<string, ValidatorModule>;
+  const gates = (await imp('validators/feature-gates.ts')) as { featureGateDefaults: Record<string, boolean> };
+  const defs = JSON.parse(readFileSync(join(outDir, 'validators', 'definitions.json'), 'utf8')) as { shapes?: Record<string, Schema> };
+  return {
+    routes: routesMod.allRoutes,
+    validators,
+    featureGateDefaults: gates.featureGateDefaults,
+    openapi: OpenApiDocuments.load(join(outDir, 'openapi')),
+    shapes: defs.shapes ?? {},
+  };
+}
+
+export interface BuildOptions {
+  storage: Storage;
+  authenticator: TokenAuthenticator;
+  featureGates?: Record<string, boolean>;
+  /** Compile every validator at start and report the ones that fail (they still fail per request). */
+  onValidatorError?: (kind: string, error: unknown) => void;
+}
+
+export interface BuiltServer {
+  api: ApiServer;
+  registry: Registry;
+  /** What /api reports as serverAddress (host:port), once the port is known. */
+  setServerAddress(address: string): void;
+}
+
+export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions): Promise<BuiltServer> {
+  const featureGates = { ...gen.featureGateDefaults, ...(opts.featureGates ?? {}) };
+  const descriptors = gen.routes<null>({
+    get: null,
+    list: null,
+    watch: null,
+    create: null,
+    update: null,
+    patch: null,
+    delete: null,
+    deleteCollection: null,
+    getStatus: null,
+    updateStatus: null,
+    patchStatus: null,
+  }).map((t) => t.resource);
+  const resources = descriptors.map((descriptor) => {
+    const mod = gen.validators[descriptor.kind];
+    if (!mod) throw new Error(`no generated validator for ${descriptor.kind}`);
+    const validator = lazyValidator(() => mod.createValidator(featureGates));
+    if (opts.onValidatorError) {
+      try {
+        validator.prune({});
+      } catch (e) {
+        opts.onValidatorError(descriptor.kind, e);
+      }
+    }
+    return { descriptor, validator };
+  });
+  const registry = new Registry(opts.storage, resources, { featureGates, shapes: gen.shapes });
+  await registry.init();
+  let address = '127.0.0.1';
+  const api = new ApiServer({
+    registry,
+    routes: gen.routes,
+    authenticator: opts.authenticator,
+    openapi: gen.openapi,
+    shapes: gen.shapes,
+    healthChecks: {
+      storage: async () => (await opts.storage.currentRevision()) >= 0,
+    },
+    serverAddress: () => address,
+  });
+  return {
+    api,
+    registry,
+    setServerAddress(a: string) {
+      address = a;
+    },
+  };
+}
+
+export interface ListenOptions {
+  port: number;
+  address: string;
+  tls?: { cert: Buffer; key: Buffer };
+}
+
+export async function listen(api: ApiServer, o: ListenOptions): Promise<{ server: HttpServer; port: number; url: string }> {
+  const server = (o.tls ? createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, api.listener) : createHttpServer(api.listener)) as HttpServer;
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.address, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = o.address.includes(':') ? `[${o.address}]` : o.address;
+  return { server, port, url: `${o.tls ? 'https' : 'http'}://${host}:${port}` };
+}

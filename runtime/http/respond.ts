@@ -1,0 +1,64 @@
+// Writing responses: JSON (pretty on request), YAML, Status errors, Warning headers, plain text.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as yamlStringify } from 'yaml';
+import { ApiError, isApiError } from '../errors/api-error.ts';
+import type { Encoding } from './negotiation.ts';
+
+/** Upstream pretty-prints on `pretty=true`, and without the parameter for curl, Wget and browsers. */
+export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boolean {
+  const p = query.get('pretty');
+  if (p !== null) return p === 'true' || p === '1';
+  const ua = req.headers['user-agent'] ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
+}
+
+export function encode(value: unknown, encoding: Encoding, pretty: boolean): string {
+  if (encoding === 'yaml') return yamlStringify(value, { aliasDuplicateObjects: false, lineWidth: 0 });
+  return (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n';
+}
+
+/** Warning headers: `299 - "<text>"` with `"` and `\` escaped, deduplicated, one header each. */
+export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (!warnings.length) return;
+  const seen = new Set<string>();
+  const values: string[] = [];
+  let budget = 4096;
+  for (const w of warnings) {
+    if (seen.has(w)) continue;
+    seen.add(w);
+    let text = w;
+    if (budget <= 0) text = [...text].slice(0, 256).join('');
+    budget -= text.length;
+    values.push(`299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+  }
+  res.setHeader('Warning', values);
+}
+
+export function sendValue(res: ServerResponse, code: number, value: unknown, contentType: string, encoding: Encoding, pretty: boolean, extraHeaders: Record<string, string> = {}): void {
+  const body = encode(value, encoding, pretty);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extraHeaders });
+  res.end(body);
+}
+
+export function sendError(res: ServerResponse, err: unknown, pretty = false): void {
+  const e = isApiError(err) ? err : ApiError.internal(err);
+  if (res.headersSent) {
+    // Already answered (for example 504 after the request timeout) or streaming: end the connection.
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  const body = encode(e.toStatus(), 'json', pretty);
+  res.writeHead(e.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...e.headers });
+  res.end(body);
+}
+
+export function sendText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Go's NotFoundHandler for unknown paths. */
+export function sendNotFoundPage(res: ServerResponse): void {
+  sendText(res, 404, '404 page not found\n');
+}

@@ -1,0 +1,289 @@
+// The API server's request dispatch on node:http: authenticate, match a generated route (compiled
+// path matcher), run its handler; plus discovery, /version, health and OpenAPI.
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ApiError } from '../errors/api-error.ts';
+import type { Registry } from '../registry/registry.ts';
+import type { TokenAuthenticator, UserInfo } from './auth.ts';
+import { aggregatedContentType, Discovery } from './discovery.ts';
+import { handlers, type Handler, type RequestContext } from './handlers.ts';
+import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
+import type { OpenApiDocuments } from './openapi.ts';
+import { PathMatcher } from './path-matcher.ts';
+import { encode, sendError, sendNotFoundPage, sendText, sendValue, wantsPretty } from './respond.ts';
+import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
+import type { Schema } from '../schema/types.ts';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  [k: string]: string;
+}
+
+export const DEFAULT_VERSION: VersionInfo = {
+  major: '1',
+  minor: '33',
+  emulationMajor: '1',
+  emulationMinor: '33',
+  minCompatibilityMajor: '1',
+  minCompatibilityMinor: '32',
+  gitVersion: 'v1.33.0-clusterspec',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-01-01T00:00:00Z',
+  goVersion: `node${process.versions.node}`,
+  compiler: 'tsx',
+  platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};
+
+export interface ApiServerOptions {
+  registry: Registry;
+  /** `allRoutes` of out/routes/index.ts. */
+  routes: <H>(handlers: RouteHandlers<H>) => RouteTable<H>[];
+  authenticator: TokenAuthenticator;
+  openapi: OpenApiDocuments;
+  /** The named shapes (definitions.json) for strategic merge patch; without them only JSON and merge patches are accepted. */
+  shapes?: Record<string, Schema>;
+  version?: VersionInfo;
+  /** Health checks beyond `ping` (name → check; a throw or false fails it). */
+  healthChecks?: Record<string, () => Promise<boolean>>;
+  /** Where /api tells clients to reach the server (host:port). */
+  serverAddress?: () => string;
+}
+
+interface Bound {
+  route: Route<Handler>;
+  table: RouteTable<Handler>;
+}
+
+const OPEN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+export class ApiServer {
+  readonly tables: RouteTable<Handler>[];
+  readonly discovery: Discovery;
+  private readonly matcher = new PathMatcher<Bound>();
+  private readonly options: ApiServerOptions;
+  private readonly discoveryCache = new Map<string, { body: string; etag: string }>();
+
+  constructor(options: ApiServerOptions) {
+    this.options = options;
+    this.tables = options.routes(handlers);
+    for (const table of this.tables) {
+      for (const route of table.routes) this.matcher.add(route.path, route.method, { route, table });
+    }
+    this.discovery = new Discovery(this.tables);
+  }
+
+  /** The node:http request listener. */
+  readonly listener: RequestListener = (req, res) => {
+    // Ordinary requests get 60 s (upstream's --request-timeout), then 504; watches are bounded by timeoutSeconds.
+    const isWatch = /[?&]watch=(true|1)(&|$)/.test(req.url ?? '') || /^\/apis?\/(.+\/)?watch\//.test(req.url ?? '');
+    let timer: NodeJS.Timeout | undefined;
+    if (!isWatch) {
+      timer = setTimeout(() => {
+        if (!res.headersSent) sendError(res, ApiError.timeout('request did not complete within the allotted timeout', 0));
+      }, this.requestTimeoutMs);
+      res.once('close', () => clearTimeout(timer));
+    }
+    this.handle(req, res)
+      .catch((e) => sendError(res, e))
+      .finally(() => clearTimeout(timer));
+  };
+
+  /** Upstream's default request timeout. */
+  requestTimeoutMs = 60_000;
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+    const query = url.searchParams;
+    const pretty = wantsPretty(req, query);
+    try {
+      if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) return await this.serveOpen(req, res, path, query);
+      const user = this.authenticate(req);
+      if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
+        const matched = this.matcher.match(path);
+        if (matched) {
+          const bound = matched.byMethod.get(req.method ?? 'GET');
+          if (!bound) throw ApiError.methodNotAllowed();
+          return await this.serveRoute(req, res, bound, matched.params, query, user);
+        }
+        if (req.method === 'GET' && (await this.serveDiscovery(req, res, path, pretty))) return;
+        return sendNotFoundPage(res);
+      }
+      if (path === '/openapi/v2' || path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+        if (await this.serveOpenApi(req, res, path, query)) return;
+      }
+      return sendNotFoundPage(res);
+    } catch (e) {
+      sendError(res, e, pretty);
+    }
+  }
+
+  private authenticate(req: IncomingMessage): UserInfo {
+    const user = this.options.authenticator.authenticate(req.headers);
+    if (!user) throw ApiError.unauthorized();
+    delete req.headers.authorization;
+    return user;
+  }
+
+  private async serveRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    bound: Bound,
+    params: Record<string, string>,
+    query: URLSearchParams,
+    user: UserInfo,
+  ): Promise<void> {
+    const d = bound.table.resource;
+    const store = this.options.registry.storeFor(d.group, d.plural);
+    if (!store) throw ApiError.notFound({ group: d.group, plural: d.plural }, params.name ?? '');
+    const ctx: RequestContext = {
+      req,
+      res,
+      query,
+      params: { namespace: params.namespace, name: params.name },
+      route: bound.route,
+      store,
+      user,
+      shapes: this.options.shapes,
+    };
+    await bound.route.handler(ctx);
+  }
+
+  // ---------------------------------------------------------------- open endpoints
+
+  private async serveOpen(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw ApiError.methodNotAllowed();
+    if (path === '/version') {
+      const enc = negotiatePlain(req.headers.accept, false);
+      return sendValue(res, 200, this.options.version ?? DEFAULT_VERSION, 'application/json', enc, wantsPretty(req, query) || true);
+    }
+    const [, name, single] = path.split('/');
+    const checks: Record<string, () => Promise<boolean>> = { ping: async () => true, ...(this.options.healthChecks ?? {}) };
+    if (single !== undefined) {
+      const check = checks[single];
+      if (!check) return sendNotFoundPage(res);
+      const ok = await check().catch(() => false);
+      return ok ? sendText(res, 200, 'ok') : sendText(res, 500, `internal server error: ${single} check failed\n`);
+    }
+    const excluded = new Set(query.getAll('exclude'));
+    const lines: string[] = [];
+    let failed = false;
+    for (const [n, check] of Object.entries(checks)) {
+      if (excluded.has(n)) {
+        lines.push(`[+]${n} excluded: ok`);
+        continue;
+      }
+      const ok = await check().catch(() => false);
+      if (!ok) failed = true;
+      lines.push(ok ? `[+]${n} ok` : `[-]${n} failed: reason withheld`);
+    }
+    const verbose = query.has('verbose');
+    if (failed) return sendText(res, 500, `${lines.join('\n')}\n${name} check failed\n`);
+    if (verbose) return sendText(res, 200, `${lines.join('\n')}\n${name} check passed\n`);
+    return sendText(res, 200, 'ok');
+  }
+
+  // ---------------------------------------------------------------- discovery
+
+  private address(req: IncomingMessage): string {
+    return this.options.serverAddress?.() ?? req.headers.host ?? '127.0.0.1';
+  }
+
+  private sendCached(req: IncomingMessage, res: ServerResponse, cacheKey: string, make: () => object, contentType: string, pretty: boolean): void {
+    let entry = this.discoveryCache.get(cacheKey);
+    if (!entry) {
+      const body = encode(make(), 'json', false);
+      entry = { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
+      this.discoveryCache.set(cacheKey, entry);
+    }
+    const headers = { ETag: entry.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+    if (req.headers['if-none-match'] === entry.etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    const body = pretty ? encode(JSON.parse(entry.body), 'json', true) : entry.body;
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...headers });
+    res.end(body);
+  }
+
+  private async serveDiscovery(req: IncomingMessage, res: ServerResponse, path: string, pretty: boolean): Promise<boolean> {
+    const d = this.discovery;
+    const aggregatedGroup = path === '/api' || path === '/apis' ? wantsAggregatedDiscovery(req.headers.accept) : undefined;
+    if (aggregatedGroup) {
+      this.sendCached(req, res, `agg:${path}:${aggregatedGroup}`, () => d.aggregated(path === '/api', aggregatedGroup), aggregatedContentType(aggregatedGroup), pretty);
+      return true;
+    }
+    let doc: object | undefined;
+    if (path === '/api') doc = d.apiVersions(this.address(req));
+    else if (path === '/apis') doc = d.apiGroupList();
+    else {
+      const parts = path.split('/').slice(1);
+      if (parts[0] === 'api' && parts.length === 2) doc = d.apiResourceList('', parts[1]);
+      else if (parts[0] === 'apis' && parts.length === 2) doc = d.apiGroup1(parts[1]);
+      else if (parts[0] === 'apis' && parts.length === 3) doc = d.apiResourceList(parts[1], parts[2]);
+    }
+    if (!doc) return false;
+    negotiatePlain(req.headers.accept, false);
+    const value = doc;
+    if (path === '/api') {
+      sendValue(res, 200, value, 'application/json', 'json', pretty);
+      return true;
+    }
+    this.sendCached(req, res, `legacy:${path}`, () => value, 'application/json', pretty);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- OpenAPI
+
+  private async serveOpenApi(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<boolean> {
+    const docs = this.options.openapi;
+    const pretty = wantsPretty(req, query);
+    if (path === '/openapi/v2') {
+      if (!docs.v2) return false;
+      negotiatePlain(req.headers.accept, false);
+      const etag = `"${docs.v2.hash}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ETag: etag });
+        res.end();
+        return true;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', ETag: etag, 'Content-Length': docs.v2.body.length, Vary: 'Accept' });
+      res.end(docs.v2.body);
+      return true;
+    }
+    if (path === '/openapi/v3') {
+      negotiatePlain(req.headers.accept, false);
+      sendValue(res, 200, docs.index(), 'application/json', 'json', pretty);
+      return true;
+    }
+    const key = path.slice('/openapi/v3/'.length);
+    const doc = docs.v3.get(key);
+    if (!doc) return false;
+    negotiatePlain(req.headers.accept, false);
+    const hash = query.get('hash');
+    if (hash !== null && hash !== doc.hash) {
+      res.writeHead(301, { Location: `/openapi/v3/${key}?hash=${doc.hash}`, 'Content-Length': 0 });
+      res.end();
+      return true;
+    }
+    const etag = `"${doc.hash}"`;
+    const headers: Record<string, string | number> = { ETag: etag, Vary: 'Accept' };
+    if (hash !== null) {
+      headers['Cache-Control'] = 'public, immutable';
+      headers.Expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+    } else headers['Cache-Control'] = 'no-cache, private';
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': doc.body.length, ...headers });
+    res.end(doc.body);
+    return true;
+  }
+}

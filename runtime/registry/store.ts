@@ -1,0 +1,881 @@
+// The generic store: one implementation for every resource. A resource differs only by its
+// ResourceDescriptor, its compiled validator and an optional strategy (api-conventions 2 to 5).
+
+import { randomUUID } from 'node:crypto';
+import { ApiError, successStatus, type ResourceRef, type Status } from '../errors/api-error.ts';
+import { fromStorageError } from '../errors/storage-errors.ts';
+import type { ResourceDescriptor } from '../http/route-types.ts';
+import { fieldErr } from '../schema/errors.ts';
+import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
+import { updateManagedFields } from '../patch/index.ts';
+import { isStorageError, keyAfter, objectKey, objectPrefix, type KeyValue, type Storage, type WatchEvent } from '../storage/interface.ts';
+import { ContinueTokenError, decodeContinue, encodeContinue } from './continue-token.ts';
+import { checkFieldSelector, objectFields, parseFieldSelector, type FieldSelector } from './field-selector.ts';
+import { LabelSelector, parseLabelSelector, SelectorParseError } from './label-selector.ts';
+import { deepClone, deepEqual, generateName, isObj, meta, metaOf, nowTimestamp, type Obj } from './object.ts';
+import type { Registry } from './registry.ts';
+import type { Strategy } from './strategy.ts';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface ListParams {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  /** undefined when absent (presence matters to validation). */
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface GetParams {
+  resourceVersion?: string;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldValidation?: FieldValidation;
+  /** The manager recorded in managedFields (already defaulted from the User-Agent). */
+  fieldManager?: string;
+  /** The object's managedFields were computed by server-side apply: keep them as they are. */
+  managedFieldsSet?: boolean;
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface WriteResult {
+  object: Obj;
+  warnings: string[];
+}
+
+export type DeleteResult =
+  | { kind: 'object'; object: Obj; /** true when finalizers keep the object (deletionTimestamp set) */ deferred: boolean }
+  | { kind: 'status'; status: Status };
+
+export interface ListResult {
+  kind: string;
+  apiVersion: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: Obj[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchSink {
+  /** One event; objects carry kind and apiVersion. Shared objects: never mutate them. */
+  send(type: Exclude<WatchEventType, 'ERROR'>, object: Obj): void;
+  /** An ERROR event (the HTTP edge renders it as a Status); `end()` follows. */
+  error(e: ApiError): void;
+  /** The stream is over (after an ERROR event, or the storage closed). */
+  end(): void;
+}
+
+export interface WatchStream {
+  stop(): void;
+  /** Sends a BOOKMARK at the last revision delivered, when the watcher allows bookmarks (upstream sends one just before a timeout). */
+  bookmark(): void;
+}
+
+export interface StoreOptions {
+  /** How long a read of a future resourceVersion waits for the store to catch up (upstream ~3 s). */
+  futureRevisionWaitMs?: number;
+  /** Period of BOOKMARK events for watchers that allow them (upstream ≈ 1 min). */
+  bookmarkIntervalMs?: number;
+  /** Named shapes (definitions.json): when given, writes maintain metadata.managedFields. */
+  shapes?: Record<string, Schema>;
+}
+
+const UNSUPPORTED_POLICY = ['Foreground', 'Background', 'Orphan', 'nil'];
+
+/** `apiVersion` of a descriptor: `v1` for core, `<group>/<version>` otherwise. */
+export function apiVersionOf(d: ResourceDescriptor): string {
+  return d.group ? `${d.group}/${d.version}` : d.version;
+}
+
+export function parseResourceVersion(rv: string | undefined): number | undefined {
+  if (rv === undefined || rv === '') return undefined;
+  if (!/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))) {
+    throw ApiError.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  }
+  return Number(rv);
+}
+
+interface Selection {
+  labels: LabelSelector;
+  fields: FieldSelector;
+}
+
+export class Store {
+  readonly descriptor: ResourceDescriptor;
+  readonly resource: ResourceRef;
+  readonly apiVersion: string;
+  private readonly hasStatus: boolean;
+
+  constructor(
+    readonly registry: Registry,
+    readonly storage: Storage,
+    descriptor: ResourceDescriptor,
+    readonly validator: CompiledValidator,
+    readonly strategy: Strategy = {},
+    private readonly options: StoreOptions = {},
+  ) {
+    this.descriptor = descriptor;
+    this.resource = { group: descriptor.group, plural: descriptor.plural };
+    this.apiVersion = apiVersionOf(descriptor);
+    this.hasStatus = descriptor.subresources.includes('status');
+  }
+
+  // ---------------------------------------------------------------- keys and codec
+
+  key(namespace: string | undefined, name: string): string {
+    return objectKey(this.descriptor.group, this.descriptor.plural, this.descriptor.namespaced ? namespace : undefined, name);
+  }
+
+  prefix(namespace: string | undefined): string {
+    return objectPrefix(this.descriptor.group, this.descriptor.plural, this.descriptor.namespaced ? namespace : undefined);
+  }
+
+  /** Parses a stored value and stamps its resourceVersion. */
+  decode(value: string, revision: number): Obj {
+    const obj = JSON.parse(value) as Obj;
+    meta(obj).resourceVersion = String(revision);
+    return obj;
+  }
+
+  private encode(obj: Obj): string {
+    const copy = { ...obj, metadata: { ...metaOf(obj) } };
+    delete (copy.metadata as Record<string, unknown>).resourceVersion;
+    return JSON.stringify(copy);
+  }
+
+  private nsFor(namespace: string | undefined): string | undefined {
+    return this.descriptor.namespaced ? namespace : undefined;
+  }
+
+  // ---------------------------------------------------------------- get
+
+  async get(namespace: string | undefined, name: string, params: GetParams = {}): Promise<Obj> {
+    const rv = parseResourceVersion(params.resourceVersion);
+    if (rv !== undefined && rv > 0) await this.waitForRevision(rv);
+    let kv: KeyValue | undefined;
+    try {
+      kv = (await this.storage.get(this.key(namespace, name))).kv;
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name, op: 'get', requestedRevision: rv });
+    }
+    if (!kv) throw ApiError.notFound(this.resource, name);
+    return this.decode(kv.value, kv.modRevision);
+  }
+
+  /** Stored object and its revision, or undefined. */
+  private async read(namespace: string | undefined, name: string): Promise<{ obj: Obj; rev: number } | undefined> {
+    let kv: KeyValue | undefined;
+    try {
+      kv = (await this.storage.get(this.key(namespace, name))).kv;
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name, op: 'get' });
+    }
+    return kv ? { obj: this.decode(kv.value, kv.modRevision), rev: kv.modRevision } : undefined;
+  }
+
+  /** Waits until the store reaches `rv`; 504 `Too large resource version` after the wait (upstream ~3 s). */
+  private async waitForRevision(rv: number): Promise<void> {
+    const deadline = Date.now() + (this.options.futureRevisionWaitMs ?? 3000);
+    for (;;) {
+      const cur = await this.storage.currentRevision();
+      if (cur >= rv) return;
+      if (Date.now() >= deadline) {
+        throw ApiError.timeout(`Too large resource version: ${rv}, current: ${cur}`, 1, [
+          { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+        ]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  // ---------------------------------------------------------------- selection
+
+  parseSelection(params: { labelSelector?: string; fieldSelector?: string }): Selection {
+    try {
+      const labels = parseLabelSelector(params.labelSelector ?? '');
+      const fields = parseFieldSelector(params.fieldSelector ?? '');
+      checkFieldSelector(fields, this.descriptor.fieldSelectors);
+      return { labels, fields };
+    } catch (e) {
+      if (e instanceof SelectorParseError) throw ApiError.badRequest(e.message);
+      throw e;
+    }
+  }
+
+  private fieldsOf(obj: Obj): Record<string, string> {
+    const base = objectFields(obj, this.descriptor.fieldSelectors);
+    return this.strategy.fieldValues ? { ...base, ...this.strategy.fieldValues(obj) } : base;
+  }
+
+  private matches(sel: Selection, obj: Obj): boolean {
+    if (!sel.labels.empty && !sel.labels.matches(metaOf(obj).labels)) return false;
+    if (!sel.fields.empty && !sel.fields.matches(this.fieldsOf(obj))) return false;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- list
+
+  validateListOptions(params: ListParams, watch: boolean): void {
+    const errs: FieldError[] = [];
+    const match = params.resourceVersionMatch ?? '';
+    if (watch) {
+      if (params.sendInitialEvents !== undefined) {
+        if (match !== 'NotOlderThan') {
+          errs.push(fieldErr.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+        }
+        if (!this.registry.featureGates.WatchList) {
+          errs.push(fieldErr.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+        }
+      }
+      if (match) {
+        if (params.sendInitialEvents === undefined) {
+          errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+        }
+        if (match !== 'NotOlderThan') errs.push(fieldErr.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+        if (params.continue) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      }
+    } else {
+      if (match) {
+        if (!params.resourceVersion) {
+          errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+        }
+        if (params.continue) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+        if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(fieldErr.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+        if (match === 'Exact' && params.resourceVersion === '0') {
+          errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+        }
+      }
+      if (params.sendInitialEvents !== undefined) errs.push(fieldErr.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    }
+    if (errs.length) throw ApiError.invalidOptions('ListOptions', errs);
+  }
+
+  async list(namespace: string | undefined, params: ListParams = {}): Promise<ListResult> {
+    this.validateListOptions(params, false);
+    const sel = this.parseSelection(params);
+    const prefix = this.prefix(this.nsFor(namespace));
+    const rv = parseResourceVersion(params.resourceVersion);
+    // resourceVersion=0 without continue is answered in full, as upstream's watch cache does
+    // (informers send limit=500 with it).
+    const servedInFull = rv === 0 && !params.continue;
+    const limit = params.limit && params.limit > 0 && !servedInFull ? Math.floor(params.limit) : 0;
+
+    let snapshot: number | undefined;
+    let startKey: string | undefined;
+    let inconsistentContinue = false;
+    if (params.continue) {
+      if (rv !== undefined && rv !== 0) throw ApiError.badRequest('specifying resource version is not allowed when using continue');
+      let tok;
+      try {
+        tok = decodeContinue(params.continue);
+      } catch (e) {
+        if (e instanceof ContinueTokenError) throw ApiError.badRequest(`invalid continue token: ${e.message}`);
+        throw e;
+      }
+      snapshot = tok.rv;
+      startKey = prefix + tok.start;
+      inconsistentContinue = tok.rv < 0;
+      if (inconsistentContinue) snapshot = undefined;
+    } else if (rv !== undefined && rv > 0) {
+      const match = params.resourceVersionMatch ?? '';
+      const exact = match === 'Exact' || (match === '' && limit > 0);
+      if (exact) {
+        snapshot = rv;
+        const cur = await this.storage.currentRevision();
+        if (rv > cur) await this.waitForRevision(rv);
+      } else {
+        await this.waitForRevision(rv);
+      }
+    }
+
+    const items: Obj[] = [];
+    let more = false;
+    let remaining = 0;
+    let lastKey: string | undefined;
+    let revision = 0;
+    const filtered = !sel.labels.empty || !sel.fields.empty;
+    // Pages are read from storage until `limit` matching items are found or the range ends.
+    for (let round = 0; ; round++) {
+      let res;
+      try {
+        res = await this.storage.list(prefix, { revision: snapshot, startKey, limit: limit || undefined });
+      } catch (e) {
+        if (params.continue && isStorageError(e, 'Compacted')) throw this.continueExpired(prefix, startKey ?? prefix);
+        throw fromStorageError(e, { resource: this.resource, name: '', op: 'list', requestedRevision: snapshot });
+      }
+      revision = res.revision;
+      snapshot = res.revision;
+      for (const kv of res.items) {
+        lastKey = kv.key;
+        const obj = this.decode(kv.value, kv.modRevision);
+        if (!this.matches(sel, obj)) continue;
+        delete obj.kind;
+        delete obj.apiVersion;
+        items.push(obj);
+      }
+      more = res.more;
+      remaining = res.remaining;
+      if (!limit || !more || items.length >= limit || round >= 64) break;
+      startKey = keyAfter(lastKey as string);
+    }
+    const out: ListResult = {
+      kind: this.descriptor.listKind,
+      apiVersion: this.apiVersion,
+      metadata: { resourceVersion: String(revision) },
+      items,
+    };
+    if (limit && more && lastKey !== undefined) {
+      out.metadata.continue = encodeContinue(revision, keyAfter(lastKey).slice(prefix.length));
+      if (!filtered && !inconsistentContinue) out.metadata.remainingItemCount = remaining;
+    }
+    return out;
+  }
+
+  private continueExpired(prefix: string, startKey: string): ApiError {
+    const err = new ApiError(
+      410,
+      'Expired',
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+    );
+    err.statusMetadata = { continue: encodeContinue(-1, startKey.slice(prefix.length)) };
+    return err;
+  }
+
+  // ---------------------------------------------------------------- create
+
+  /** Checks apiVersion/kind of a body and fills them when absent. */
+  checkTypeMeta(obj: Obj): void {
+    if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
+    if (obj.kind === undefined || obj.kind === '') obj.kind = this.descriptor.kind;
+    if (obj.apiVersion !== this.apiVersion) {
+      throw ApiError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
+    }
+    if (obj.kind !== this.descriptor.kind) {
+      throw ApiError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.descriptor.kind})`);
+    }
+  }
+
+  /** Unknown fields per fieldValidation: Strict 400; Warn a warning each; Ignore silently dropped. */
+  private pruneUnknown(obj: Obj, fv: FieldValidation, warnings: string[]): void {
+    const unknown = this.validator.prune(obj);
+    if (!unknown.length || fv === 'Ignore') return;
+    if (fv === 'Strict') {
+      const k = this.descriptor.kind;
+      throw ApiError.badRequest(
+        `${k} in version "${this.descriptor.version}" cannot be handled as a ${k}: strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(', ')}`,
+      );
+    }
+    for (const p of unknown) warnings.push(`unknown field "${p}"`);
+  }
+
+  /** Fields an endpoint resets and never tracks: status on the main endpoint, spec on /status. */
+  ignoredFields(subresource?: 'status'): string[][] {
+    if (subresource === 'status') return [['spec']];
+    return this.hasStatus ? [['status']] : [];
+  }
+
+  /** Records an Update by `manager` in metadata.managedFields (upstream's field manager). */
+  private trackManagedFields(old: Obj | undefined, obj: Obj, opts: WriteOptions & { subresource?: 'status' }): Obj {
+    const shapes = this.options.shapes;
+    if (!shapes || opts.managedFieldsSet) return obj;
+    const next = updateManagedFields(
+      old,
+      obj,
+      { manager: opts.fieldManager ?? '', apiVersion: this.apiVersion, subresource: opts.subresource, now: new Date(), ignoredFields: this.ignoredFields(opts.subresource) },
+      shapes[this.descriptor.kind],
+      shapes,
+    ) as Obj;
+    const mf = metaOf(next).managedFields;
+    if (mf === undefined || (Array.isArray(mf) && mf.length === 0)) delete meta(next).managedFields;
+    return next;
+  }
+
+  private invalid(name: string, errs: FieldError[]): ApiError {
+    return ApiError.invalid({ group: this.descriptor.group, kind: this.descriptor.kind }, name, errs);
+  }
+
+  async create(namespace: string | undefined, body: Obj, opts: WriteOptions = {}): Promise<WriteResult> {
+    const warnings: string[] = [];
+    let obj = body;
+    this.checkTypeMeta(obj);
+    const m = meta(obj);
+    const ns = this.nsFor(namespace);
+    if (this.descriptor.namespaced) {
+      if (m.namespace && ns && m.namespace !== ns) {
+        throw ApiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      if (ns) m.namespace = ns;
+    } else {
+      delete m.namespace;
+    }
+    this.pruneUnknown(obj, opts.fieldValidation ?? 'Warn', warnings);
+    if (m.resourceVersion) throw ApiError.internal(new Error('resourceVersion should not be set on objects to be created'));
+    // Server-owned metadata.
+    m.uid = randomUUID();
+    m.creationTimestamp = nowTimestamp();
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.selfLink;
+    if (!this.options.shapes) delete m.managedFields;
+    if (this.descriptor.generation) m.generation = 1;
+    // Status is discarded on create; an empty one lets defaulting fill it (PV/PVC phase Pending).
+    if (this.hasStatus) obj.status = {};
+    const wantGenerate = !m.name && !!m.generateName;
+    if (wantGenerate) m.name = generateName(m.generateName as string);
+    this.strategy.prepareForCreate?.(obj);
+    this.validator.applyDefaults(obj);
+    if (this.hasStatus && isObj(obj.status) && Object.keys(obj.status).length === 0) delete obj.status;
+    const errs = [...this.validator.validate(obj), ...(this.strategy.validate?.(obj) ?? [])];
+    if (errs.length) throw this.invalid(m.name ?? '', errs);
+    obj = this.trackManagedFields(undefined, obj, opts);
+    const mm = meta(obj);
+    if (this.descriptor.namespaced) await this.registry.admitNamespace(ns ?? '', this.resource, mm.name ?? '');
+    if (opts.dryRun) {
+      mm.resourceVersion = '';
+      return { object: obj, warnings };
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const rev = await this.storage.create(this.key(ns, mm.name as string), this.encode(obj));
+        mm.resourceVersion = String(rev);
+        return { object: obj, warnings };
+      } catch (e) {
+        if (isStorageError(e, 'KeyExists')) {
+          if (wantGenerate) {
+            if (attempt < 7) {
+              mm.name = generateName(mm.generateName as string);
+              continue;
+            }
+            throw ApiError.alreadyExists(this.resource, mm.name as string, { generateNameExhausted: true });
+          }
+          const cur = e.current ? (JSON.parse(e.current.value) as Obj) : undefined;
+          throw ApiError.alreadyExists(this.resource, mm.name as string, { deleting: !!(cur && metaOf(cur).deletionTimestamp) });
+        }
+        throw fromStorageError(e, { resource: this.resource, name: mm.name as string, op: 'write' });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- update
+
+  /**
+   * PUT (main endpoint or /status). `body` is the full new object. When `precondition` is false,
+   * a body without resourceVersion is an unconditional update (after the type allows it).
+   */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    body: Obj,
+    opts: WriteOptions & { subresource?: 'status'; fromPatch?: boolean } = {},
+  ): Promise<WriteResult> {
+    const warnings: string[] = [];
+    let obj = body;
+    this.checkTypeMeta(obj);
+    let m = meta(obj);
+    const ns = this.nsFor(namespace);
+    if (m.name !== undefined && m.name !== '' && m.name !== name) {
+      throw ApiError.badRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
+    }
+    if (this.descriptor.namespaced) {
+      if (m.namespace && ns && m.namespace !== ns) {
+        throw ApiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      if (ns) m.namespace = ns;
+    } else delete m.namespace;
+    m.name = name;
+    this.pruneUnknown(obj, opts.fieldValidation ?? 'Warn', warnings);
+
+    const current = await this.read(ns, name);
+    if (!current) throw ApiError.notFound(this.resource, name);
+    const old = current.obj;
+    const oldMeta = metaOf(old);
+
+    const bodyRv = m.resourceVersion;
+    if (!bodyRv) {
+      if (this.descriptor.updateRequiresResourceVersion && !opts.fromPatch) {
+        const e = ApiError.invalid({ group: this.descriptor.group, kind: this.descriptor.plural }, name, [
+          fieldErr.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+        ]);
+        throw e;
+      }
+    } else {
+      const want = parseResourceVersion(bodyRv);
+      if (want !== current.rev) throw ApiError.staleConflict(this.resource, name);
+    }
+
+    // Server-owned fields: the stored values win.
+    m.resourceVersion = String(current.rev);
+    if (!m.uid) m.uid = oldMeta.uid;
+    m.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp) m.deletionTimestamp = oldMeta.deletionTimestamp;
+    else delete m.deletionTimestamp;
+    if (oldMeta.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    else delete m.deletionGracePeriodSeconds;
+    if (oldMeta.generation !== undefined) m.generation = oldMeta.generation;
+    else delete m.generation;
+    delete m.selfLink;
+    if (!this.options.shapes) {
+      if (oldMeta.managedFields !== undefined) m.managedFields = oldMeta.managedFields;
+      else delete m.managedFields;
+    }
+
+    if (opts.subresource === 'status') {
+      // Only status is taken; everything outside metadata and status comes from storage.
+      for (const k of Object.keys(obj)) if (k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion') delete obj[k];
+      for (const [k, v] of Object.entries(old)) if (k !== 'metadata' && k !== 'status') obj[k] = deepClone(v);
+      this.strategy.prepareForStatusUpdate?.(obj, old);
+    } else {
+      if (this.hasStatus) {
+        if (old.status !== undefined) obj.status = deepClone(old.status);
+        else delete obj.status;
+      }
+      this.strategy.prepareForUpdate?.(obj, old);
+    }
+    this.validator.applyDefaults(obj);
+
+    if (this.descriptor.generation && opts.subresource !== 'status' && specChanged(obj, old, this.hasStatus)) {
+      m.generation = (oldMeta.generation ?? 0) + 1;
+    }
+
+    const errs = [...this.validator.validateUpdate(obj, old), ...(this.strategy.validateUpdate?.(obj, old) ?? [])];
+    if (errs.length) throw this.invalid(name, errs);
+    obj = this.trackManagedFields(old, obj, opts);
+    m = meta(obj);
+
+    // A deleting object whose last finalizer is removed goes away.
+    const deleteNow = !!oldMeta.deletionTimestamp && (!m.finalizers || m.finalizers.length === 0);
+    if (deleteNow) {
+      if (opts.dryRun) return { object: obj, warnings };
+      try {
+        const res = await this.storage.delete(this.key(ns, name), current.rev);
+        m.resourceVersion = String(res.revision);
+      } catch (e) {
+        throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
+      }
+      return { object: obj, warnings };
+    }
+
+    if (deepEqual(stripRv(obj), stripRv(old))) return { object: old, warnings };
+    if (opts.dryRun) return { object: obj, warnings };
+    try {
+      const rev = await this.storage.update(this.key(ns, name), this.encode(obj), current.rev);
+      m.resourceVersion = String(rev);
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
+    }
+    return { object: obj, warnings };
+  }
+
+  /**
+   * PATCH: reads the object, applies `apply` to a copy and updates with the read revision as the
+   * precondition (or the patched object's own resourceVersion when it carries one). Retries on
+   * conflicts the client did not ask for, as upstream does.
+   */
+  async patch(
+    namespace: string | undefined,
+    name: string,
+    apply: (current: Obj) => Obj,
+    opts: WriteOptions & { subresource?: 'status' } = {},
+  ): Promise<WriteResult> {
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.get(namespace, name);
+      const currentRv = metaOf(current).resourceVersion;
+      const patched = apply(deepClone(current));
+      if (!isObj(patched)) throw ApiError.badRequest('the patch must produce an object');
+      const pm = meta(patched);
+      const explicitRv = pm.resourceVersion !== undefined && pm.resourceVersion !== currentRv;
+      if (pm.resourceVersion === undefined || pm.resourceVersion === '' || pm.resourceVersion === null) pm.resourceVersion = currentRv;
+      try {
+        return await this.update(namespace, name, patched, { ...opts, fromPatch: true });
+      } catch (e) {
+        if (e instanceof ApiError && e.reason === 'Conflict' && !explicitRv && attempt < 5) continue;
+        throw e;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  private checkDeleteOptions(o: DeleteOptions): void {
+    const errs: FieldError[] = [];
+    if (o.propagationPolicy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(o.propagationPolicy)) {
+      errs.push(fieldErr.notSupported('propagationPolicy', o.propagationPolicy, UNSUPPORTED_POLICY));
+    }
+    if (o.orphanDependents !== undefined && o.propagationPolicy !== undefined) {
+      errs.push(fieldErr.invalid('propagationPolicy', o.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+    }
+    if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds < 0) {
+      // upstream treats negative as 1; nothing to report
+    }
+    if (errs.length) throw ApiError.invalidOptions('DeleteOptions', errs);
+  }
+
+  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    this.checkDeleteOptions(options);
+    const ns = this.nsFor(namespace);
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.read(ns, name);
+      if (!current) throw ApiError.notFound(this.resource, name);
+      const cm = metaOf(current.obj);
+      const pre = options.preconditions;
+      if (pre?.uid !== undefined && pre.uid !== cm.uid) {
+        throw ApiError.conflict(this.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cm.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== cm.resourceVersion) {
+        throw ApiError.conflict(
+          this.resource,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion ?? ''}`,
+        );
+      }
+      if (this.strategy.delete) return this.strategy.delete({ registry: this.registry, store: this }, current.obj, options);
+      try {
+        return await this.deleteObject(current.obj, current.rev, options);
+      } catch (e) {
+        if (e instanceof ApiError && e.reason === 'Conflict' && !pre && attempt < 5) continue;
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * A server-side write (no validation, no server-owned field handling): compare-and-swap of `obj`
+   * on revision `rev`. For strategies that change what clients may not (deletion marks).
+   */
+  async writeServerUpdate(obj: Obj, rev: number): Promise<Obj> {
+    const m = meta(obj);
+    try {
+      const newRev = await this.storage.update(this.key(this.nsFor(m.namespace), m.name as string), this.encode(obj), rev);
+      m.resourceVersion = String(newRev);
+      return obj;
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name: m.name as string, op: 'write' });
+    }
+  }
+
+  /** The generic delete of one read object: mark (finalizers) or remove. */
+  async deleteObject(obj: Obj, rev: number, options: DeleteOptions): Promise<DeleteResult> {
+    const m = meta(obj);
+    const name = m.name as string;
+    const ns = this.nsFor(m.namespace);
+    const finalizers = [...(m.finalizers ?? [])];
+    const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : undefined);
+    const wanted = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+    let changedFinalizers = false;
+    if (wanted && !m.deletionTimestamp) {
+      const other = wanted === 'orphan' ? 'foregroundDeletion' : 'orphan';
+      const idx = finalizers.indexOf(other);
+      if (idx >= 0) finalizers.splice(idx, 1);
+      if (!finalizers.includes(wanted)) finalizers.push(wanted);
+      changedFinalizers = true;
+    }
+    if (finalizers.length > 0) {
+      if (m.deletionTimestamp && !changedFinalizers) return { kind: 'object', object: obj, deferred: true };
+      const next = deepClone(obj);
+      const nm = meta(next);
+      nm.finalizers = finalizers;
+      if (!nm.deletionTimestamp) {
+        nm.deletionTimestamp = nowTimestamp();
+        nm.deletionGracePeriodSeconds = 0;
+        if (this.descriptor.generation && typeof nm.generation === 'number' && nm.generation > 0) nm.generation += 1;
+      }
+      if (options.dryRun) return { kind: 'object', object: next, deferred: true };
+      try {
+        const newRev = await this.storage.update(this.key(ns, name), this.encode(next), rev);
+        nm.resourceVersion = String(newRev);
+      } catch (e) {
+        throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
+      }
+      return { kind: 'object', object: next, deferred: true };
+    }
+    if (!options.dryRun) {
+      try {
+        await this.storage.delete(this.key(ns, name), rev);
+      } catch (e) {
+        throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
+      }
+    }
+    if (this.descriptor.deleteReturns === 'Object') return { kind: 'object', object: obj, deferred: false };
+    return { kind: 'status', status: successStatus(this.resource, name, m.uid) };
+  }
+
+  /** DELETE on the collection: deletes each match one by one; returns the matched items as they were. */
+  async deleteCollection(namespace: string | undefined, params: ListParams, options: DeleteOptions): Promise<ListResult> {
+    this.checkDeleteOptions(options);
+    const listed = await this.list(namespace, { labelSelector: params.labelSelector, fieldSelector: params.fieldSelector, resourceVersion: params.resourceVersion, resourceVersionMatch: params.resourceVersionMatch });
+    for (const item of listed.items) {
+      const m = metaOf(item);
+      try {
+        await this.delete(m.namespace, m.name as string, options);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 404) continue;
+        throw e;
+      }
+    }
+    return listed;
+  }
+
+  // ---------------------------------------------------------------- watch
+
+  /**
+   * Live events reach every watcher as the same WatchEvent object: each is decoded once (new and
+   * previous state, with kind/apiVersion and the event's revision) and shared, read-only, by all
+   * watchers, so that the HTTP layer can also serialize it once per format.
+   */
+  private readonly decodedEvents = new WeakMap<WatchEvent, { cur: Obj | undefined; prev: Obj | undefined }>();
+
+  private decodeEvent(ev: WatchEvent): { cur: Obj | undefined; prev: Obj | undefined } {
+    let d = this.decodedEvents.get(ev);
+    if (!d) {
+      const typed = (value: string | undefined): Obj | undefined => {
+        if (value === undefined) return undefined;
+        const { kind: _k, apiVersion: _a, ...rest } = this.decode(value, ev.modRevision);
+        return Object.freeze({ kind: this.descriptor.kind, apiVersion: this.apiVersion, ...rest });
+      };
+      d = { cur: typed(ev.value), prev: typed(ev.prevValue) };
+      this.decodedEvents.set(ev, d);
+    }
+    return d;
+  }
+
+  validateWatch(params: ListParams): Selection {
+    this.validateListOptions(params, true);
+    parseResourceVersion(params.resourceVersion);
+    return this.parseSelection(params);
+  }
+
+  /**
+   * Starts a watch. Throws ApiError for a bad request (before anything is streamed); a compacted
+   * start point is reported in-stream as an ERROR event (410 Expired), as upstream does.
+   */
+  async watch(namespace: string | undefined, params: ListParams, sink: WatchSink): Promise<WatchStream> {
+    const sel = this.validateWatch(params);
+    const prefix = this.prefix(this.nsFor(namespace));
+    const rv = parseResourceVersion(params.resourceVersion);
+    const initial = params.sendInitialEvents === true || (params.sendInitialEvents === undefined && (rv === undefined || rv === 0));
+    let stopped = false;
+    let handle: { cancel(): void } | undefined;
+    let bookmarkTimer: NodeJS.Timeout | undefined;
+    let lastRev = 0;
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      handle?.cancel();
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+    };
+    const withType = (o: Obj): Obj => {
+      const { kind: _k, apiVersion: _a, ...rest } = o;
+      return { kind: this.descriptor.kind, apiVersion: this.apiVersion, ...rest };
+    };
+    const bookmark = (rev: number, annotations?: Record<string, string>): void => {
+      const md: Record<string, unknown> = { resourceVersion: String(rev) };
+      if (annotations) md.annotations = annotations;
+      sink.send('BOOKMARK', { kind: this.descriptor.kind, apiVersion: this.apiVersion, metadata: md });
+    };
+    const fail = (e: ApiError): void => {
+      stop();
+      sink.error(e);
+      sink.end();
+    };
+
+    let from: number;
+    if (initial) {
+      // Synthetic ADDED events for the current state at one snapshot, then changes after it.
+      if (rv !== undefined && rv > 0) await this.waitForRevision(rv);
+      let startKey: string | undefined;
+      let snapshot: number | undefined;
+      const added: Obj[] = [];
+      for (;;) {
+        const page = await this.storage.list(prefix, { revision: snapshot, startKey, limit: 1000 });
+        snapshot = page.revision;
+        for (const kv of page.items) {
+          const o = this.decode(kv.value, kv.modRevision);
+          if (this.matches(sel, o)) added.push(o);
+        }
+        if (!page.more || page.items.length === 0) break;
+        startKey = keyAfter(page.items[page.items.length - 1].key);
+      }
+      from = snapshot ?? (await this.storage.currentRevision());
+      for (const o of added) sink.send('ADDED', withType(o));
+      if (params.sendInitialEvents === true) bookmark(from, { 'cluster.io/initial-events-end': 'true' });
+    } else if (rv === undefined || rv === 0) {
+      from = await this.storage.currentRevision();
+    } else {
+      from = rv;
+    }
+    lastRev = from;
+
+    const onEvent = (ev: WatchEvent): void => {
+      if (stopped) return;
+      lastRev = ev.modRevision;
+      const { cur, prev } = this.decodeEvent(ev);
+      const curMatch = cur !== undefined && this.matches(sel, cur);
+      const prevMatch = prev !== undefined && this.matches(sel, prev);
+      if (ev.type === 'delete') {
+        if (prevMatch && prev) sink.send('DELETED', prev);
+        return;
+      }
+      if (curMatch && cur) sink.send(prevMatch ? 'MODIFIED' : 'ADDED', cur);
+      else if (prevMatch && prev) sink.send('DELETED', prev);
+    };
+    try {
+      handle = await this.storage.watch(prefix, from, onEvent, (err) => {
+        if (stopped) return;
+        if (isStorageError(err, 'Compacted')) fail(fromStorageError(err, { resource: this.resource, name: '', op: 'watch', requestedRevision: from }));
+        else {
+          stop();
+          sink.end();
+        }
+      });
+    } catch (e) {
+      if (isStorageError(e, 'Compacted')) {
+        fail(fromStorageError(e, { resource: this.resource, name: '', op: 'watch', requestedRevision: from }));
+        return { stop, bookmark: () => undefined };
+      }
+      throw fromStorageError(e, { resource: this.resource, name: '', op: 'watch', requestedRevision: from });
+    }
+    if (stopped) handle.cancel();
+    if (params.allowWatchBookmarks && !stopped) {
+      bookmarkTimer = setInterval(() => {
+        if (!stopped) bookmark(lastRev);
+      }, this.options.bookmarkIntervalMs ?? 60_000);
+      bookmarkTimer.unref();
+    }
+    return {
+      stop,
+      bookmark: () => {
+        if (!stopped && params.allowWatchBookmarks) bookmark(lastRev);
+      },
+    };
+  }
+}
+
+function stripRv(o: Obj): Obj {
+  const c = { ...o, metadata: { ...metaOf(o) } };
+  delete (c.metadata as Record<string, unknown>).resourceVersion;
+  return c;
+}
+
+/** True when anything outside metadata (and status, with a status subresource) differs. */
+function specChanged(a: Obj, b: Obj, ignoreStatus: boolean): boolean {
+  const pick = (o: Obj): Obj => {
+    const c: Obj = {};
+    for (const [k, v] of Object.entries(o)) if (k !== 'metadata' && k !== 'kind' && k !== 'apiVersion' && !(ignoreStatus && k === 'status')) c[k] = v;
+    return c;
+  };
+  return !deepEqual(pick(a), pick(b));
+}

@@ -1,0 +1,36 @@
+// What a resource may add to the generic store: a small strategy module (runtime/registry/strategies/<kind>.ts).
+// Every hook is optional; a resource without a strategy behaves as its descriptor and schema say.
+
+import type { FieldError } from '../schema/types.ts';
+import type { Obj } from './object.ts';
+import type { Registry } from './registry.ts';
+import type { Store, DeleteOptions, DeleteResult } from './store.ts';
+
+export interface StrategyContext {
+  registry: Registry;
+  store: Store;
+}
+
+export interface Strategy {
+  /** Before defaulting and validation on create (after server-owned metadata is set). */
+  prepareForCreate?(obj: Obj): void;
+  /** Before defaulting and validation on update through the main endpoint. */
+  prepareForUpdate?(obj: Obj, old: Obj): void;
+  /**
+   * On a /status write: `obj` arrives with status from the request and everything else from the
+   * request too; the store has already restored spec (all but metadata and status) from `old`.
+   * A strategy restores what else the type keeps (for example labels and annotations).
+   */
+  prepareForStatusUpdate?(obj: Obj, old: Obj): void;
+  /** Validation beyond the schema on create. */
+  validate?(obj: Obj): FieldError[];
+  /** Validation beyond the schema on update. */
+  validateUpdate?(obj: Obj, old: Obj): FieldError[];
+  /** Field values for field selectors beyond metadata.name/namespace (default: dotted path lookup). */
+  fieldValues?(obj: Obj): Record<string, string>;
+  /**
+   * Replaces the generic delete when present (Namespace: mark Terminating, then delete contents).
+   * Called after preconditions and options are checked; `current` is the stored object.
+   */
+  delete?(ctx: StrategyContext, current: Obj, options: DeleteOptions): Promise<DeleteResult>;
+}
