@@ -83,7 +83,8 @@ function v3Operation(model: Model, r: Resource, op: Operation): OpenAPIV3.Operat
     tags: [tagOf(r)],
     description: op.description,
     operationId: op.operationId,
-    parameters: op.queryParameters.filter((p) => p !== 'pretty').map((p) => ({ $ref: `#/components/parameters/${p}` })),
+    // Parameters inline, as upstream serves v3 (kubectl reads fieldValidation support from them).
+    parameters: op.queryParameters.filter((p) => p !== 'pretty').map((p) => v3Parameter(model, p)),
     responses,
     'x-cluster-action': op.action,
     'x-cluster-group-version-kind': { group: r.group, version: r.version, kind: r.kind },
@@ -109,13 +110,11 @@ const methodKey = (m: Operation['method']) => m.toLowerCase() as 'get' | 'post' 
 function v3Document(model: Model, resources: Resource[], title: string, extraShapes: string[] = []): OpenAPIV3.Document {
   const paths: Record<string, OpenAPIV3.PathItemObject & Record<string, unknown>> = {};
   const shapes = new Set<string>();
-  const params = new Set<string>();
   for (const r of resources) {
     for (const op of operationsOf(model, r)) {
       const item = (paths[op.path] ??= {});
       item[methodKey(op.method)] = v3Operation(model, r, op);
-      item.parameters = [...op.pathParameters, 'pretty'].map((p) => ({ $ref: `#/components/parameters/${p}` }));
-      [...op.pathParameters, ...op.queryParameters, 'pretty'].forEach((p) => params.add(p));
+      item.parameters = [...op.pathParameters, 'pretty'].map((p) => v3Parameter(model, p));
       operationShapes(op).forEach((s) => shapes.add(s));
     }
     shapes.add(r.kind);
@@ -130,7 +129,6 @@ function v3Document(model: Model, resources: Resource[], title: string, extraSha
     paths: sortKeys(paths),
     components: {
       schemas: sortKeys(schemas) as Record<string, OpenAPIV3.SchemaObject>,
-      parameters: Object.fromEntries([...params].sort().map((p) => [p, v3Parameter(model, p)])),
       securitySchemes: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer token authentication' } },
     },
     security: [{ BearerToken: [] }],

@@ -51,36 +51,22 @@ function doc(raw: Buffer): OpenApiDocument {
 
 /**
  * Real kubectl binaries find a type's operations in OpenAPI v3 by `x-kubernetes-group-version-kind`
- * and read `fieldValidation` support from the inline parameters of its PATCH operation (they do not
- * follow `#/components/parameters/` references). Without both they fall back to the protobuf-only
- * /openapi/v2 and refuse to apply. So every `x-cluster-group-version-kind` is also served under
- * the x-kubernetes name, and operation parameters given by reference are served inline (as upstream
- * serves them). The generated `x-cluster-*` content stays as it is.
+ * only; without it they fall back to the protobuf-only /openapi/v2 and refuse to apply. So every
+ * `x-cluster-group-version-kind` is also served under the x-kubernetes name. The generated
+ * `x-cluster-*` content stays as it is.
  */
 export function withClientAliases(raw: Buffer): Buffer {
   const text = raw.toString('utf8');
-  if (!text.includes('"x-cluster-group-version-kind"') && !text.includes('#/components/parameters/')) return raw;
-  const root = JSON.parse(text) as Record<string, unknown>;
-  const components = (root.components ?? {}) as Record<string, unknown>;
-  const params = (components.parameters ?? {}) as Record<string, unknown>;
-  const walk = (v: unknown, key: string): unknown => {
-    if (Array.isArray(v)) {
-      return v.map((x) => {
-        if (key === 'parameters' && x && typeof x === 'object' && typeof (x as { $ref?: unknown }).$ref === 'string') {
-          const ref = (x as { $ref: string }).$ref;
-          const name = ref.startsWith('#/components/parameters/') ? ref.slice('#/components/parameters/'.length) : undefined;
-          if (name !== undefined && params[name]) return walk(params[name], '');
-        }
-        return walk(x, '');
-      });
-    }
+  if (!text.includes('"x-cluster-group-version-kind"')) return raw;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== 'object') return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      out[k] = walk(x, k);
-      if (k === 'x-cluster-group-version-kind' && !('x-kubernetes-group-version-kind' in (v as object))) out['x-kubernetes-group-version-kind'] = walk(x, k);
+      out[k] = walk(x);
+      if (k === 'x-cluster-group-version-kind' && !('x-kubernetes-group-version-kind' in (v as object))) out['x-kubernetes-group-version-kind'] = out[k];
     }
     return out;
   };
-  return Buffer.from(JSON.stringify(walk(root, '')));
+  return Buffer.from(JSON.stringify(walk(JSON.parse(text))));
 }
