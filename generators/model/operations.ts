@@ -3,22 +3,10 @@
 // OpenAPI documents and route modules are both generated from this one list.
 import { type Model, type OperationKind, type Resource } from './model.ts';
 
-/** The runtime handler an operation is bound to (runtime/http/route-types.ts declares them). */
-export type HandlerName =
-  | 'get'
-  | 'list'
-  | 'watch'
-  | 'create'
-  | 'update'
-  | 'patch'
-  | 'delete'
-  | 'deleteCollection'
-  | 'getStatus'
-  | 'updateStatus'
-  | 'patchStatus';
+// The handler names and actions are the runtime's: a route bound to a name it lacks fails the build.
+import type { Action, HandlerName } from '../../runtime/http/route-types.ts';
 
-/** Upstream's x-kubernetes-action values. */
-export type Action = 'get' | 'list' | 'watch' | 'watchlist' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection';
+export type { Action, HandlerName };
 
 export interface Operation {
   operationId: string;
