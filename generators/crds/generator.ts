@@ -10,7 +10,20 @@ export function mirrorGroup(r: Pick<Resource, 'group'>): string {
   return `${r.group === '' ? 'core' : r.group.split('.')[0]}.crd.cluster.io`;
 }
 
-export function crdFor(model: Model, r: Resource): { manifest: Record<string, unknown>; unlowered: ReturnType<typeof structuralSchema>['unlowered'] } {
+type CrdResult = { manifest: Record<string, unknown>; unlowered: ReturnType<typeof structuralSchema>['unlowered'] };
+const crdCache = new WeakMap<Resource, CrdResult>();
+
+/** The CRD body of a resource (computed once per loaded resource: the CRD and rules-report generators share it). */
+export function crdFor(model: Model, r: Resource): CrdResult {
+  let cached = crdCache.get(r);
+  if (!cached) {
+    cached = buildCrd(model, r);
+    crdCache.set(r, cached);
+  }
+  return cached;
+}
+
+function buildCrd(model: Model, r: Resource): CrdResult {
   const { schema, unlowered } = structuralSchema(model, r.kind);
   const group = mirrorGroup(r);
   const columns = r.printerColumns.filter((c) => !c.count).map((c) => ({

@@ -3,7 +3,8 @@
 import type { RuleSpec, Schema, ValidationRule } from '../../runtime/schema/types.ts';
 import type { Model } from '../model/model.ts';
 import { lowerRule } from '../rules.ts';
-import { celRuleEngine } from '../../runtime/cel/index.ts';
+import { compileSchemaRules } from '../../runtime/crd/cel-rules.ts';
+import { PER_CRD_COST_LIMIT } from '../../runtime/cel/index.ts';
 
 /** Keywords a CRD's JSONSchemaProps accepts (document 2 section 2.8). */
 const CRD_KEYWORDS = new Set([
@@ -61,6 +62,15 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
       else if (key === 'not') out.not = inline(value as Schema, path, stack);
       else (out as Record<string, unknown>)[key] = value;
     }
+    if (out.properties && out.additionalProperties !== undefined) {
+      // A structural schema takes one of the two: keep the map, list what the named properties checked.
+      for (const [name, prop] of Object.entries(out.properties)) {
+        for (const v of prop['x-cluster-validations'] ?? []) {
+          unlowered.push({ path: `${path}.${name}`, rule: { rule: 'cel', text: v.rule }, reason: 'properties and additionalProperties are mutually exclusive in a structural schema' });
+        }
+      }
+      delete out.properties;
+    }
     if (out.format && !CRD_FORMATS.has(out.format)) {
       const quantity = out.format === 'quantity';
       delete out.format;
@@ -69,7 +79,7 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
         Object.assign(out, quantitySchema());
       }
     }
-    const validations: ValidationRule[] = [...(node['x-cluster-validations'] ?? [])];
+    const validations: ValidationRule[] = (node['x-cluster-validations'] ?? []).map(forCrd);
     const rules: RuleSpec[] = [...(node['x-cluster-rules'] ?? [])];
     if (node['x-cluster-immutable']) rules.push({ rule: 'immutable' });
     for (const rule of rules) {
@@ -86,34 +96,79 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
   };
   const root = inline({ $ref: `#/components/schemas/${rootShape}` }, '', []);
   // Root metadata may only constrain name and generateName (api-conventions 9.4).
-  if (root.properties?.metadata) root.properties.metadata = { type: 'object' };
-  keepRulesACrdAccepts(root, '', unlowered);
+  if (root.properties?.metadata) {
+    root.properties.metadata = { type: 'object' };
+    // ...so a rule can no longer point its fieldPath into metadata: it reports at the root instead.
+    for (const v of root['x-cluster-validations'] ?? []) if (v.fieldPath?.startsWith('.metadata')) delete v.fieldPath;
+  }
+  keepRulesACrdAccepts(root, unlowered);
   return { schema: root, unlowered };
 }
 
 /**
- * Compiles every CEL rule of the structural schema as the server compiles a CRD's rules (with the
- * CRD cost budget). A built-in rule over unbounded strings or lists can be too expensive for a CRD:
- * it is dropped from the body and listed, so the CRD installs and nothing is lost silently.
+ * Compiles the CEL rules of the structural schema as the server compiles a CRD's rules (each rule's
+ * cost times how often it can run, and the total, against upstream's limits). A built-in rule over
+ * unbounded strings, lists or maps can be too expensive for a CRD: it is dropped from the body and
+ * listed, most expensive first, until the rest fits, so the CRD installs and nothing is lost silently.
  */
-function keepRulesACrdAccepts(node: Schema, path: string, unlowered: UnloweredRule[]): void {
-  const rules = node['x-cluster-validations'];
-  if (rules) {
-    const kept = rules.filter((rule) => {
-      try {
-        celRuleEngine.compileRule(rule, node, {});
-        return true;
-      } catch (err) {
-        unlowered.push({ path: path || '.', rule: { rule: 'cel', text: rule.rule }, reason: `not accepted in a CRD: ${(err as Error).message}` });
-        return false;
-      }
-    });
-    if (kept.length) node['x-cluster-validations'] = kept;
-    else delete node['x-cluster-validations'];
+function keepRulesACrdAccepts(root: Schema, unlowered: UnloweredRule[]): void {
+  const prefix = 'schema';
+  const first = compileSchemaRules(root, prefix);
+  if (!first.errors.length) return;
+  const named = new Set(first.errors.map((e) => e.field).filter((f) => f.endsWith('.rule') && !f.includes('contributed')));
+  const perRule = new Set(first.errors.filter((e) => !e.message.startsWith('Forbidden: contributed')).map((e) => e.field));
+  const drop = new Map<string, string>();
+  for (const f of named) if (perRule.has(f)) drop.set(f, first.errors.find((e) => e.field === f)!.message);
+  let total = first.rules.filter((r) => !drop.has(r.path)).reduce((a, r) => a + r.cost, 0);
+  for (const r of [...first.rules].sort((a, b) => b.cost - a.cost)) {
+    if (total <= PER_CRD_COST_LIMIT) break;
+    if (drop.has(r.path)) continue;
+    drop.set(r.path, `its estimated cost (${r.cost} for up to ${r.cardinality} evaluations) puts the CRD over the total cost limit`);
+    total -= r.cost;
   }
-  for (const [k, v] of Object.entries(node.properties ?? {})) keepRulesACrdAccepts(v, `${path}.${k}`, unlowered);
-  if (node.items) keepRulesACrdAccepts(node.items, `${path}[*]`, unlowered);
-  if (node.additionalProperties && typeof node.additionalProperties === 'object') keepRulesACrdAccepts(node.additionalProperties, `${path}[*]`, unlowered);
+  // Remove from the highest index down so the remaining indexes stay valid.
+  for (const [field, reason] of [...drop].sort(([a], [b]) => (a < b ? 1 : -1))) {
+    const located = locateRule(root, field.slice(prefix.length));
+    if (!located) continue;
+    const [node, index, path] = located;
+    const rules = node['x-cluster-validations']!;
+    unlowered.push({ path, rule: { rule: 'cel', text: rules[index].rule }, reason: `not accepted in a CRD: ${reason}` });
+    rules.splice(index, 1);
+    if (!rules.length) delete node['x-cluster-validations'];
+  }
+}
+
+/** Finds `.properties[a].items.x-cluster-validations[2].rule` in a structural schema. */
+function locateRule(root: Schema, field: string): [Schema, number, string] | undefined {
+  let node: Schema | undefined = root;
+  let path = '';
+  const re = /\.properties\[([^\]]+)\]|\.items|\.additionalProperties|\.x-cluster-validations\[(\d+)\]\.rule$/y;
+  let m: RegExpExecArray | null;
+  while (node && (m = re.exec(field))) {
+    if (m[1] !== undefined) {
+      node = node.properties?.[m[1]];
+      path += `.${m[1]}`;
+    } else if (m[2] !== undefined) return [node, Number(m[2]), path || '.'];
+    else if (m[0] === '.items') {
+      node = node.items;
+      path += '[*]';
+    } else {
+      node = typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+      path += '[*]';
+    }
+  }
+  return undefined;
+}
+
+
+const CRD_REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+
+/** A built-in rule as a CRD takes it: CRDs know four reasons and need a non-empty message. */
+function forCrd(rule: ValidationRule): ValidationRule {
+  const out: ValidationRule = { ...rule };
+  if (out.reason !== undefined && !CRD_REASONS.has(out.reason)) out.reason = 'FieldValueInvalid';
+  if (out.message === '') delete out.message;
+  return out;
 }
 
 function mergeSiblings(target: Schema, siblings: Schema): Schema {

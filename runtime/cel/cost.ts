@@ -6,10 +6,12 @@
 import type { AstView } from './engine.ts';
 import type { Shape } from './schema-types.ts';
 
-/** Upstream's per-expression limit (cost units) for x-cluster-validations rules. */
+/** Upstream's runtime budget of one evaluation (cost units), PerCallLimit. */
 export const PER_CALL_COST_LIMIT = 1_000_000;
-/** Upstream's limit on the summed estimated cost of all rules of one CRD (10x the per-call limit). */
-export const PER_CRD_COST_LIMIT = 10 * PER_CALL_COST_LIMIT;
+/** Upstream's limit on one rule's estimated cost times how often it can run (StaticEstimatedCostLimit). */
+export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+/** Upstream's limit on the summed estimated cost of all rules of one CRD (StaticEstimatedCRDCostLimit). */
+export const PER_CRD_COST_LIMIT = 100_000_000;
 /** Maximum request size the estimate assumes when the schema gives no bound (3 MiB). */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
 

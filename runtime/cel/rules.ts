@@ -16,7 +16,7 @@ import {
   type AstView,
   type CompiledExpression,
 } from './engine.ts';
-import { estimateCost, PER_CALL_COST_LIMIT } from './cost.ts';
+import { estimateCost, PER_CALL_COST_LIMIT, STATIC_ESTIMATED_COST_LIMIT } from './cost.ts';
 import {
   bindClasses,
   buildShapes,
@@ -32,7 +32,7 @@ import './libraries.ts';
 export interface CelRuleEngineOptions {
   /** Runtime budget of one evaluation (node evaluations + library costs). Default 1,000,000. */
   perCallLimit?: number;
-  /** Static estimate limit per rule; rules estimated above it fail to compile. Default 1,000,000. */
+  /** Static estimate limit per rule (one evaluation); rules estimated above it fail to compile. Default 10,000,000. */
   maxEstimatedCost?: number;
   /**
    * Whether a schema node is a resource (root object or embedded resource), where `apiVersion`,
@@ -71,7 +71,7 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
   compileRule(rule: ValidationRule, scope: Schema, definitions: Record<string, Schema>): CompiledValidationRule;
 } {
   const perCallLimit = options.perCallLimit ?? PER_CALL_COST_LIMIT;
-  const maxEstimated = options.maxEstimatedCost ?? PER_CALL_COST_LIMIT;
+  const maxEstimated = options.maxEstimatedCost ?? STATIC_ESTIMATED_COST_LIMIT;
   const isResource = options.isResource ?? defaultIsResource;
   const reasons = new Set<FieldErrorReason>([...KNOWN_REASONS, ...(options.extraReasons ?? [])]);
   const cache = new WeakMap<Record<string, Schema>, WeakMap<Schema, Map<string, ScopeEnv>>>();

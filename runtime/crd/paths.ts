@@ -1,0 +1,74 @@
+// Simple JSON paths of CRDs (`.spec.replicas`, `.spec['a.b']`, `.status.conditions[0].type`):
+// parsing, resolving against a schema, reading from an object.
+type Node = Record<string, unknown>;
+const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export type PathSegment = string | number;
+
+/**
+ * Parses `.a.b`, `.a['b.c']`, and with `allowIndex` also `.a[0]`. Returns null when invalid.
+ * A path must start with `.`, or with `[` for a quoted name.
+ */
+export function parseSimplePath(path: string, allowIndex: boolean): PathSegment[] | null {
+  const out: PathSegment[] = [];
+  let i = 0;
+  if (path === '' || (path[0] !== '.' && path[0] !== '[')) return null;
+  while (i < path.length) {
+    const rest = path.slice(i);
+    let m: RegExpExecArray | null;
+    if ((m = /^\.([^.[\]]+)/.exec(rest))) {
+      out.push(m[1]);
+    } else if ((m = /^\[\s*'((?:[^'\\]|\\.)*)'\s*\]/.exec(rest)) || (m = /^\[\s*"((?:[^"\\]|\\.)*)"\s*\]/.exec(rest))) {
+      out.push(m[1].replace(/\\(.)/g, '$1'));
+    } else if (allowIndex && (m = /^\[(\d+)\]/.exec(rest))) {
+      out.push(Number(m[1]));
+    } else {
+      return null;
+    }
+    i += m[0].length;
+  }
+  return out;
+}
+
+/** The schema a path points at (properties, additionalProperties, items for indexes). */
+export function findSchemaAt(schema: Node, segs: readonly PathSegment[]): { schema: Node } | { error: string } {
+  let cur: Node = schema;
+  for (const seg of segs) {
+    if (typeof seg === 'number') {
+      if (!isObj(cur.items)) return { error: `does not refer to a valid field: [${seg}]` };
+      cur = cur.items;
+      continue;
+    }
+    const props = isObj(cur.properties) ? cur.properties : undefined;
+    if (props && isObj(props[seg])) cur = props[seg] as Node;
+    else if (isObj(cur.additionalProperties)) cur = cur.additionalProperties;
+    else return { error: `does not refer to a valid field: ${seg}` };
+  }
+  return { schema: cur };
+}
+
+/** The value at a path, or undefined when absent. */
+export function readPath(obj: unknown, segs: readonly PathSegment[]): unknown {
+  let cur: unknown = obj;
+  for (const seg of segs) {
+    if (typeof seg === 'number') {
+      if (!Array.isArray(cur) || seg >= cur.length) return undefined;
+      cur = cur[seg];
+    } else {
+      if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+      cur = cur[seg];
+    }
+  }
+  return cur;
+}
+
+/** Sets a value at a path of object keys, creating objects on the way. */
+export function writePath(obj: Node, segs: readonly PathSegment[], value: unknown): void {
+  let cur: Node = obj;
+  for (let i = 0; i < segs.length - 1; i++) {
+    const k = String(segs[i]);
+    if (!isObj(cur[k])) cur[k] = {};
+    cur = cur[k] as Node;
+  }
+  cur[String(segs[segs.length - 1])] = value;
+}

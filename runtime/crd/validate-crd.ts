@@ -1,0 +1,125 @@
+// Everything a CRD write is checked against: the generated CustomResourceDefinition validator
+// (object rules of the spec) plus the checks that need to understand the schemas: structural
+// schema, defaults, CEL rule compilation and costs, selectable fields, storedVersions, and
+// spec.preserveUnknownFields. Errors are upstream-shaped field errors, deduplicated.
+import * as generated from '../../out/validators/customresourcedefinition.ts';
+import { fieldErr } from '../schema/errors.ts';
+import type { FieldError } from '../schema/types.ts';
+import { compileSchemaRules, type RuleCompileOptions } from './cel-rules.ts';
+import { validateSchema } from './structural.ts';
+import { findSchemaAt, parseSimplePath } from './paths.ts';
+import type { CustomResourceDefinition } from './types.ts';
+import { recordStoredVersions, validateStoredVersions } from './versions.ts';
+
+type Node = Record<string, unknown>;
+const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface CRDValidationOptions {
+  /** Run the generated object validator too (default true). */
+  objectRules?: boolean;
+  /** Cost options for rule compilation. */
+  cost?: RuleCompileOptions;
+}
+
+function hasDefaults(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasDefaults);
+  if (!isObj(v)) return false;
+  if (v.default !== undefined) return true;
+  return Object.entries(v).some(([k, x]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasDefaults(x));
+}
+
+/** The schema-aware checks of a CRD (create or update), without the generated object rules. */
+export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomResourceDefinition, opts: CRDValidationOptions = {}): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = isObj(crd?.spec) ? crd.spec : undefined;
+  if (!spec) return errs;
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  const preserve = spec.preserveUnknownFields === true;
+  const oldPreserve = old?.spec?.preserveUnknownFields === true;
+  if (preserve && !oldPreserve) {
+    errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-cluster-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+  }
+  const anyDefaults = versions.some((v) => hasDefaults(v?.schema?.openAPIV3Schema));
+  if (anyDefaults && preserve) errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+
+  versions.forEach((v, i) => {
+    if (!isObj(v)) return;
+    const schema = v.schema?.openAPIV3Schema;
+    if (!isObj(schema)) return; // `schemas are required` comes from the object rules
+    const path = `spec.versions[${i}].schema.openAPIV3Schema`;
+    const schemaErrs = validateSchema(schema, path, {
+      statusEnabled: isObj(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null,
+      requireStructural: !preserve || anyDefaults,
+    });
+    errs.push(...schemaErrs);
+    if (schemaErrs.length === 0) errs.push(...compileSchemaRules(schema, path, opts.cost).errors);
+    if (Array.isArray(v.selectableFields) && schemaErrs.length === 0) errs.push(...validateSelectableFields(v.selectableFields, schema, `spec.versions[${i}].selectableFields`));
+  });
+
+  // storedVersions as the registry leaves them (storage version appended)
+  const storageCount = versions.filter((v) => isObj(v) && v.storage === true).length;
+  if (storageCount === 1) {
+    const copy = { ...crd, status: { ...(crd.status ?? {}) } } as CustomResourceDefinition;
+    recordStoredVersions(copy, old);
+    errs.push(...validateStoredVersions(copy.status?.storedVersions, versions));
+  }
+  return errs;
+}
+
+const SELECTABLE_TYPES = new Set(['string', 'boolean', 'integer']);
+
+/** Upstream's ValidateCustomResourceSelectableFields (the count limit is an object rule). */
+export function validateSelectableFields(fields: readonly unknown[], schema: Node, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    const jp = isObj(f) && typeof f.jsonPath === 'string' ? f.jsonPath : '';
+    const p = `${path}[${i}].jsonPath`;
+    if (jp === '') {
+      errs.push(fieldErr.required(p));
+      return;
+    }
+    const segs = parseSimplePath(jp, false);
+    if (!segs) {
+      errs.push(fieldErr.invalid(p, jp, 'is an invalid path: must be a simple JSON path without array notation'));
+      return;
+    }
+    const found = findSchemaAt(schema, segs);
+    if ('error' in found) {
+      errs.push(fieldErr.invalid(p, jp, `is an invalid path: ${found.error}`));
+      return;
+    }
+    if (segs[0] === 'metadata') errs.push(fieldErr.invalid(p, jp, 'must not point to fields in metadata'));
+    if (!SELECTABLE_TYPES.has(String(found.schema.type ?? ''))) {
+      errs.push(fieldErr.invalid(p, jp, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+    }
+    const key = segs.join('.');
+    if (seen.has(key)) errs.push(fieldErr.duplicate(p, jp));
+    else seen.add(key);
+  });
+  return errs;
+}
+
+function dedupe(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const k = `${e.field}: ${e.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Every error of a CRD create: object rules, schemas, rules, storedVersions. */
+export function validateCRD(crd: unknown, opts: CRDValidationOptions = {}): FieldError[] {
+  const errs = opts.objectRules === false ? [] : generated.validate(crd);
+  if (isObj(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, undefined, opts));
+  return dedupe(errs);
+}
+
+/** Every error of a CRD update from `old`. */
+export function validateCRDUpdate(crd: unknown, old: unknown, opts: CRDValidationOptions = {}): FieldError[] {
+  const errs = opts.objectRules === false ? [] : generated.validateUpdate(crd, old);
+  if (isObj(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObj(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
+  return dedupe(errs);
+}
