@@ -2,7 +2,7 @@
 //
 //   tsx runtime/cli.ts [--port 8080] [--address 127.0.0.1] [--data-dir ./data] [--storage sqlite|memory]
 //                      [--token-file tokens.csv] [--tls-cert-file f --tls-private-key-file f]
-//                      [--feature-gates Name=true,...]
+//                      [--feature-gates Name=true,...] [--webhook-service-resolver ns/name[:port]=https://host:port,...]
 //
 // Without --token-file, the first start creates an admin token (<data-dir>/admin.token) and a
 // kubeconfig (<data-dir>/kubeconfig); a restart keeps data and token.
@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseServiceResolverOverrides } from './admission/index.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { buildApiServer, listen, loadGenerated } from './http/bootstrap.ts';
 import { ensureServingCert } from './http/serving-cert.ts';
@@ -35,6 +36,10 @@ Flags:
                                 (without them: a self-signed certificate in the data directory)
   --insecure-http               serve plain HTTP (kubectl then sends no token: for tests and proxies)
   --feature-gates A=true,B=false  override feature gates (defaults from out/validators/feature-gates.ts)
+  --webhook-service-resolver ns/name[:port]=https://host:port,...
+                                where admission webhooks given as a service reference are reached
+                                (a server outside a cluster cannot resolve <name>.<ns>.svc); the
+                                certificate is still verified for <name>.<ns>.svc
   --help                        show this help
 `;
 
@@ -48,6 +53,7 @@ interface Flags {
   tlsKey?: string;
   featureGates: Record<string, boolean>;
   insecureHttp: boolean;
+  webhookServiceOverrides: Map<string, string>;
 }
 
 function fail(msg: string): never {
@@ -56,7 +62,7 @@ function fail(msg: string): never {
 }
 
 export function parseFlags(argv: readonly string[]): Flags | 'help' {
-  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false };
+  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false, webhookServiceOverrides: new Map() };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
@@ -111,6 +117,17 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
           f.featureGates[k] = v === 'true';
         }
         break;
+      case '--webhook-service-resolver': {
+        const v = take();
+        let parsed: Map<string, string>;
+        try {
+          parsed = parseServiceResolverOverrides(v);
+        } catch (e) {
+          fail(`--webhook-service-resolver: ${(e as Error).message}`);
+        }
+        for (const [k, target] of parsed) f.webhookServiceOverrides.set(k, target);
+        break;
+      }
       default:
         fail(`unknown flag ${arg}`);
     }
@@ -185,6 +202,7 @@ async function main(): Promise<void> {
     storage,
     authenticator,
     featureGates: flags.featureGates,
+    webhookServiceOverrides: flags.webhookServiceOverrides,
     onValidatorError: (kind, e) => process.stderr.write(`warning: the ${kind} schema does not compile; requests for it will fail: ${(e as Error).message}\n`),
   });
   let tls: { cert: Buffer; key: Buffer } | undefined;
@@ -214,6 +232,7 @@ async function main(): Promise<void> {
   const shutdown = (): void => {
     if (closing) return;
     closing = true;
+    built.admission?.stop();
     server.close();
     server.closeAllConnections();
     storage

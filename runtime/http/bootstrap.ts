@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { Registry } from '../registry/registry.ts';
 import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
+import { DefaultServiceResolver } from '../admission/index.ts';
+import { WebhookAdmission } from './admission.ts';
 import type { TokenAuthenticator } from './auth.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import type { RouteHandlers, RouteTable } from './route-types.ts';
@@ -63,11 +65,17 @@ export interface BuildOptions {
   featureGates?: Record<string, boolean>;
   /** Compile every validator at start and report the ones that fail (they still fail per request). */
   onValidatorError?: (kind: string, error: unknown) => void;
+  /** `ns/name[:port]` → `https://host:port`: where webhook `service` references are reached (--webhook-service-resolver). */
+  webhookServiceOverrides?: Map<string, string>;
+  /** Validating admission webhooks (default on). */
+  admission?: boolean;
 }
 
 export interface BuiltServer {
   api: ApiServer;
   registry: Registry;
+  /** The validating admission webhooks (undefined when turned off); stop() it on shutdown. */
+  admission: WebhookAdmission | undefined;
   /** What /api reports as serverAddress (host:port), once the port is known. */
   setServerAddress(address: string): void;
 }
@@ -102,6 +110,11 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
   });
   const registry = new Registry(opts.storage, resources, { featureGates, shapes: gen.shapes });
   await registry.init();
+  let admission: WebhookAdmission | undefined;
+  if (opts.admission !== false) {
+    admission = new WebhookAdmission({ clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) } });
+    await admission.start(registry);
+  }
   let address = '127.0.0.1';
   const api = new ApiServer({
     registry,
@@ -113,10 +126,12 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
       storage: async () => (await opts.storage.currentRevision()) >= 0,
     },
     serverAddress: () => address,
+    admission,
   });
   return {
     api,
     registry,
+    admission,
     setServerAddress(a: string) {
       address = a;
     },

@@ -7,6 +7,7 @@ import { isObj, metaOf, type Obj } from '../registry/object.ts';
 import type { DeleteOptions, DeleteResult, FieldValidation, ListParams, ListResult, Store, WatchEventType, WatchStream } from '../registry/store.ts';
 import { fieldErr } from '../schema/errors.ts';
 import type { FieldError } from '../schema/types.ts';
+import { admissionWarnings, admitter, deleteOptionsObject, writeOptionsObject, type OperationOptions, type WebhookAdmission } from './admission.ts';
 import type { UserInfo } from './auth.ts';
 import { decodeObjectBody, decodeText, mediaType, readBody } from './body.ts';
 import { negotiateResource, type Negotiated } from './negotiation.ts';
@@ -27,6 +28,8 @@ export interface RequestContext {
   user: UserInfo;
   /** The named shapes (out/validators/definitions.json) for strategic merge patch; undefined: SMP not offered. */
   shapes: Record<string, Schema> | undefined;
+  /** Validating admission webhooks; undefined: none. */
+  admission?: WebhookAdmission;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void>;
@@ -135,7 +138,8 @@ function renderList(ctx: RequestContext, n: Negotiated, list: ListResult): unkno
 }
 
 function respond(ctx: RequestContext, code: number, n: Negotiated, value: unknown, warnings: readonly string[] = []): void {
-  setWarnings(ctx.res, warnings);
+  const fromWebhooks = admissionWarnings(ctx.res);
+  setWarnings(ctx.res, fromWebhooks.length ? [...warnings, ...fromWebhooks] : warnings);
   sendValue(ctx.res, code, value, n.contentType, n.encoding, wantsPretty(ctx.req, ctx.query));
 }
 
@@ -151,6 +155,16 @@ function namespaceOf(ctx: RequestContext): string | undefined {
 /** The object name of the route: `{name}`, except the Namespace resource's own routes. */
 function nameOf(ctx: RequestContext): string {
   return ctx.params.name as string;
+}
+
+/** The store's admission callback for this request (undefined without webhook admission). */
+function admitOf(ctx: RequestContext, options: OperationOptions) {
+  return admitter(ctx.admission, { res: ctx.res, user: ctx.user, store: ctx.store, namedPath: ctx.params.name !== undefined }, options);
+}
+
+/** What webhooks see as `options`: the query's CreateOptions/UpdateOptions fields. */
+function writeOptionsOf(ctx: RequestContext, kind: 'CreateOptions' | 'UpdateOptions', dryRun: boolean): Obj {
+  return writeOptionsObject(kind, { dryRun, fieldManager: ctx.query.get('fieldManager') ?? undefined, fieldValidation: ctx.query.get('fieldValidation') ?? undefined });
 }
 
 // ------------------------------------------------------------------ handlers
@@ -289,7 +303,8 @@ async function create(ctx: RequestContext): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'CreateOptions', ctx.req.headers['user-agent']);
   const body = await objectBody(ctx);
-  const result = await ctx.store.create(namespaceOf(ctx), body, opts);
+  const admit = admitOf(ctx, { CREATE: writeOptionsOf(ctx, 'CreateOptions', opts.dryRun) });
+  const result = await ctx.store.create(namespaceOf(ctx), body, { ...opts, admit });
   respond(ctx, 201, n, renderObject(ctx, n, result.object), result.warnings);
 }
 
@@ -297,7 +312,8 @@ async function update(ctx: RequestContext, subresource?: 'status'): Promise<void
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'UpdateOptions', ctx.req.headers['user-agent']);
   const body = await objectBody(ctx);
-  const result = await ctx.store.update(namespaceOf(ctx), nameOf(ctx), body, { ...opts, subresource });
+  const admit = admitOf(ctx, { UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun) });
+  const result = await ctx.store.update(namespaceOf(ctx), nameOf(ctx), body, { ...opts, subresource, admit });
   respond(ctx, 200, n, renderObject(ctx, n, result.object), result.warnings);
 }
 
@@ -331,7 +347,9 @@ async function patch(ctx: RequestContext, subresource?: 'status'): Promise<void>
       throw e;
     }
   };
-  const result = await ctx.store.patch(namespaceOf(ctx), nameOf(ctx), apply, { ...opts, subresource });
+  // As upstream, webhooks see the PatchOptions converted to the options of the operation performed.
+  const admit = admitOf(ctx, { UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun) });
+  const result = await ctx.store.patch(namespaceOf(ctx), nameOf(ctx), apply, { ...opts, subresource, admit });
   respond(ctx, 200, n, renderObject(ctx, n, result.object), result.warnings);
 }
 
@@ -353,6 +371,11 @@ async function applyPatch(
   if (!isObj(applied)) throw ApiError.badRequest('the apply patch must be an object');
   const name = nameOf(ctx);
   const ns = namespaceOf(ctx);
+  // Apply that creates is a CREATE with CreateOptions; otherwise an UPDATE with UpdateOptions (upstream).
+  const admit = admitOf(ctx, {
+    CREATE: writeOptionsOf(ctx, 'CreateOptions', opts.dryRun),
+    UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun),
+  });
   const run = (live: Obj | undefined): Obj => {
     try {
       return serverSideApply(
@@ -380,14 +403,14 @@ async function applyPatch(
         const obj = run(undefined);
         const m = (isObj(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Record<string, unknown>;
         if (m.name === undefined) m.name = name;
-        const created = await store.create(ns, obj, { ...opts, managedFieldsSet: true });
+        const created = await store.create(ns, obj, { ...opts, managedFieldsSet: true, admit });
         respond(ctx, 201, n, renderObject(ctx, n, created.object), created.warnings);
         return;
       }
       const obj = run(live);
       const m = (isObj(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Record<string, unknown>;
       m.resourceVersion = metaOf(live).resourceVersion;
-      const updated = await store.update(ns, name, obj, { ...opts, subresource, fromPatch: true, managedFieldsSet: true });
+      const updated = await store.update(ns, name, obj, { ...opts, subresource, fromPatch: true, managedFieldsSet: true, admit });
       respond(ctx, 200, n, renderObject(ctx, n, updated.object), updated.warnings);
       return;
     } catch (e) {
@@ -436,7 +459,8 @@ function renderDelete(ctx: RequestContext, n: Negotiated, r: DeleteResult): unkn
 async function del(ctx: RequestContext): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = await deleteOptions(ctx);
-  const result = await ctx.store.delete(namespaceOf(ctx), nameOf(ctx), opts);
+  const admit = admitOf(ctx, { DELETE: deleteOptionsObject(opts) });
+  const result = await ctx.store.delete(namespaceOf(ctx), nameOf(ctx), { ...opts, admit });
   const code = result.kind === 'object' && result.deferred && opts.orphanDependents === false ? 202 : 200;
   respond(ctx, code, n, renderDelete(ctx, n, result));
 }
@@ -445,7 +469,8 @@ async function deleteCollection(ctx: RequestContext): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'list', false);
   const opts = await deleteOptions(ctx);
   const params = listParams(ctx.query);
-  const result = await ctx.store.deleteCollection(namespaceOf(ctx), params, opts);
+  const admit = admitOf(ctx, { DELETE: deleteOptionsObject(opts) });
+  const result = await ctx.store.deleteCollection(namespaceOf(ctx), params, { ...opts, admit });
   respond(ctx, 200, n, renderList(ctx, n, result));
 }
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
 import type { Registry } from '../registry/registry.ts';
+import type { WebhookAdmission } from './admission.ts';
 import type { TokenAuthenticator, UserInfo } from './auth.ts';
 import { aggregatedContentType, Discovery } from './discovery.ts';
 import { handlers, type Handler, type RequestContext } from './handlers.ts';
@@ -51,6 +52,8 @@ export interface ApiServerOptions {
   healthChecks?: Record<string, () => Promise<boolean>>;
   /** Where /api tells clients to reach the server (host:port). */
   serverAddress?: () => string;
+  /** Validating admission webhooks on every write; undefined: none. */
+  admission?: WebhookAdmission;
 }
 
 interface Bound {
@@ -59,6 +62,22 @@ interface Bound {
 }
 
 const OPEN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+/** A path WHATWG URL parsing leaves as it is: no dot segments, backslashes, `%`, or other characters it would encode. */
+const PLAIN_PATH = /^\/(?:[A-Za-z0-9\-_~:@!$&'()*+,;=]+\/?)*$/;
+
+/**
+ * Path and query of a request target, as `new URL(target, 'http://localhost')` gives them. Plain
+ * paths (nearly every API request) skip the URL parser, which is a measurable share of a GET.
+ */
+export function splitRequestUrl(target: string): { pathname: string; query: URLSearchParams } {
+  const q = target.indexOf('?');
+  const raw = q < 0 ? target : target.slice(0, q);
+  const hash = target.indexOf('#');
+  if (hash < 0 && PLAIN_PATH.test(raw)) return { pathname: raw, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+  const url = new URL(target, 'http://localhost');
+  return { pathname: url.pathname, query: url.searchParams };
+}
 
 export class ApiServer {
   readonly tables: RouteTable<Handler>[];
@@ -149,6 +168,7 @@ export class ApiServer {
       store,
       user,
       shapes: this.options.shapes,
+      admission: this.options.admission,
     };
     await bound.route.handler(ctx);
   }

@@ -35,8 +35,30 @@ export interface GetParams {
   resourceVersion?: string;
 }
 
+/**
+ * What the store hands to validating admission for one write, after defaulting and validation and
+ * just before storage (the HTTP layer turns it into the webhook engine's attributes).
+ */
+export interface AdmissionCheck {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** The object as it would be stored; undefined on DELETE. */
+  object: Obj | undefined;
+  /** The stored object; undefined on CREATE. */
+  oldObject: Obj | undefined;
+  /** The object's name as the request gave it ('' for a create with generateName, as upstream). */
+  name: string;
+  namespace: string | undefined;
+  subresource?: 'status';
+  dryRun: boolean;
+}
+
+/** Validating admission of one write: resolves when allowed, throws an ApiError when rejected. */
+export type Admit = (check: AdmissionCheck) => Promise<void>;
+
 export interface WriteOptions {
   dryRun?: boolean;
+  /** Validating admission (webhooks), called after validation and before storage. */
+  admit?: Admit;
   fieldValidation?: FieldValidation;
   /** The manager recorded in managedFields (already defaulted from the User-Agent). */
   fieldManager?: string;
@@ -50,6 +72,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Validating admission (webhooks), called with the stored object before it is deleted. */
+  admit?: Admit;
 }
 
 export interface WriteResult {
@@ -434,6 +458,7 @@ export class Store {
     if (this.descriptor.generation) m.generation = 1;
     // Status is discarded on create; an empty one lets defaulting fill it (PV/PVC phase Pending).
     if (this.hasStatus) obj.status = {};
+    const requestedName = m.name ?? '';
     const wantGenerate = !m.name && !!m.generateName;
     if (wantGenerate) m.name = generateName(m.generateName as string);
     this.strategy.prepareForCreate?.(obj);
@@ -444,6 +469,9 @@ export class Store {
     obj = this.trackManagedFields(undefined, obj, opts);
     const mm = meta(obj);
     if (this.descriptor.namespaced) await this.registry.admitNamespace(ns ?? '', this.resource, mm.name ?? '');
+    if (opts.admit) {
+      await opts.admit({ operation: 'CREATE', object: obj, oldObject: undefined, name: requestedName, namespace: ns, dryRun: !!opts.dryRun });
+    }
     if (opts.dryRun) {
       mm.resourceVersion = '';
       return { object: obj, warnings };
@@ -555,6 +583,9 @@ export class Store {
     if (errs.length) throw this.invalid(name, errs);
     obj = this.trackManagedFields(old, obj, opts);
     m = meta(obj);
+    if (opts.admit) {
+      await opts.admit({ operation: 'UPDATE', object: obj, oldObject: old, name, namespace: ns, subresource: opts.subresource, dryRun: !!opts.dryRun });
+    }
 
     // A deleting object whose last finalizer is removed goes away.
     const deleteNow = !!oldMeta.deletionTimestamp && (!m.finalizers || m.finalizers.length === 0);
@@ -641,6 +672,9 @@ export class Store {
           name,
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cm.resourceVersion ?? ''}`,
         );
+      }
+      if (options.admit) {
+        await options.admit({ operation: 'DELETE', object: undefined, oldObject: current.obj, name, namespace: ns, dryRun: !!options.dryRun });
       }
       if (this.strategy.delete) return this.strategy.delete({ registry: this.registry, store: this }, current.obj, options);
       try {
