@@ -64,7 +64,7 @@ interface Bound {
 const OPEN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
 /** A path WHATWG URL parsing leaves as it is: no dot segments, backslashes, `%`, or other characters it would encode. */
-const PLAIN_PATH = /^\/(?:[A-Za-z0-9\-_~:@!$&'()*+,;=]+\/?)*$/;
+const PLAIN_PATH = /^\/(?:[A-Za-z0-9\-_~:@!$&'()*+,;=]+\/)*[A-Za-z0-9\-_~:@!$&'()*+,;=]*$/;
 
 /**
  * Path and query of a request target, as `new URL(target, 'http://localhost')` gives them. Plain
@@ -115,9 +115,8 @@ export class ApiServer {
   requestTimeoutMs = 60_000;
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
-    const query = url.searchParams;
+    const { pathname, query } = splitRequestUrl(req.url ?? '/');
+    const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
     const pretty = wantsPretty(req, query);
     try {
       if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) return await this.serveOpen(req, res, path, query);

@@ -45,6 +45,11 @@ export class TestServer {
     return join(this.dataDir, 'kubeconfig');
   }
 
+  /** The port the server listens on (pass `['--port', String(port)]` to restart on the same one). */
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
   /** `ownsDir`: remove the data directory on stop (default: only when this call created it). */
   static async start(storage: 'memory' | 'sqlite', dataDir?: string, extraArgs: string[] = [], ownsDir = dataDir === undefined): Promise<TestServer> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'clusterspec-e2e-'));
@@ -77,13 +82,22 @@ export class TestServer {
 
   async stop(removeData = true): Promise<void> {
     this.agent.destroy();
-    if (this.proc.exitCode === null) {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) {
       const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
       this.proc.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
     }
     if (removeData && this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** `kill -9`: no shutdown, no flush; resolves once the process has exited. Keeps the data directory. */
+  async kill(): Promise<void> {
+    this.agent.destroy();
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    this.proc.kill('SIGKILL');
+    await exited;
   }
 
   request(method: string, path: string, o: RequestOptions = {}): Promise<Response> {
