@@ -12,6 +12,8 @@ import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
 import { DefaultServiceResolver } from '../admission/index.ts';
 import { WebhookAdmission } from './admission.ts';
+import { CRDController } from '../crd/controller.ts';
+import { CustomResourceServing } from './custom-resources.ts';
 import type { TokenAuthenticator } from './auth.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import type { RouteHandlers, RouteTable } from './route-types.ts';
@@ -69,6 +71,8 @@ export interface BuildOptions {
   webhookServiceOverrides?: Map<string, string>;
   /** Validating admission webhooks (default on). */
   admission?: boolean;
+  /** Serving the custom resources of established CRDs, with the CRD controller (default on). */
+  customResources?: boolean;
 }
 
 export interface BuiltServer {
@@ -76,6 +80,8 @@ export interface BuiltServer {
   registry: Registry;
   /** The validating admission webhooks (undefined when turned off); stop() it on shutdown. */
   admission: WebhookAdmission | undefined;
+  /** The CRD controller (undefined when custom resources are turned off); stop() it on shutdown. */
+  crdController: CRDController | undefined;
   /** What /api reports as serverAddress (host:port), once the port is known. */
   setServerAddress(address: string): void;
 }
@@ -115,6 +121,13 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     admission = new WebhookAdmission({ clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) } });
     await admission.start(registry);
   }
+  let customResources: CustomResourceServing | undefined;
+  let crdController: CRDController | undefined;
+  if (opts.customResources !== false) {
+    customResources = new CustomResourceServing({ registry, storage: opts.storage, shapes: gen.shapes, admission, openapi: gen.openapi });
+    crdController = new CRDController({ registry, serving: customResources, builtins: descriptors });
+    await crdController.start();
+  }
   let address = '127.0.0.1';
   const api = new ApiServer({
     registry,
@@ -127,11 +140,13 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     },
     serverAddress: () => address,
     admission,
+    customResources,
   });
   return {
     api,
     registry,
     admission,
+    crdController,
     setServerAddress(a: string) {
       address = a;
     },

@@ -20,7 +20,10 @@ const VERB_OF_ACTION: Record<Action, string> = {
 export interface ServedResource {
   descriptor: ResourceDescriptor;
   verbs: string[];
-  subresources: { name: string; verbs: string[] }[];
+  /** `responseKind`: when the subresource serves another kind (a custom resource's /scale: autoscaling/v1 Scale). */
+  subresources: { name: string; verbs: string[]; responseKind?: { group: string; version: string; kind: string } }[];
+  /** The version objects are stored at, when not the served one (custom resources). */
+  storageVersion?: string;
 }
 
 export interface GroupVersion {
@@ -51,7 +54,8 @@ export function compareVersions(a: string, b: string): number {
 export class Discovery {
   readonly groupVersions: GroupVersion[] = [];
 
-  constructor(tables: readonly RouteTable<unknown>[]) {
+  /** `extra`: resources served besides the route tables (custom resources of established CRDs). */
+  constructor(tables: readonly RouteTable<unknown>[], extra: readonly GroupVersion[] = []) {
     const byGv = new Map<string, GroupVersion>();
     for (const t of tables) {
       const d = t.resource;
@@ -76,6 +80,15 @@ export class Discovery {
         verbs: [...verbs].sort(),
         subresources: [...sub.entries()].map(([name, v]) => ({ name, verbs: [...v].sort() })),
       });
+    }
+    for (const x of extra) {
+      const key = `${x.group}/${x.version}`;
+      let gv = byGv.get(key);
+      if (!gv) {
+        gv = { group: x.group, version: x.version, resources: [] };
+        byGv.set(key, gv);
+      }
+      gv.resources.push(...x.resources);
     }
     for (const gv of byGv.values()) {
       gv.resources.sort((a, b) => (a.descriptor.plural < b.descriptor.plural ? -1 : 1));
@@ -136,10 +149,12 @@ export class Discovery {
       };
       if (d.shortNames.length) entry.shortNames = [...d.shortNames];
       if (d.categories.length) entry.categories = [...d.categories];
-      entry.storageVersionHash = storageVersionHash(d.group, d.version, d.kind);
+      entry.storageVersionHash = storageVersionHash(d.group, r.storageVersion ?? d.version, d.kind);
       resources.push(entry);
       for (const s of r.subresources) {
-        resources.push({ name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: s.verbs });
+        const sub: Record<string, unknown> = { name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.namespaced };
+        if (s.responseKind) Object.assign(sub, { group: s.responseKind.group, version: s.responseKind.version });
+        resources.push(Object.assign(sub, { kind: s.responseKind?.kind ?? d.kind, verbs: s.verbs }));
       }
     }
     const out: Record<string, unknown> = { kind: 'APIResourceList' };
@@ -174,7 +189,7 @@ export class Discovery {
             if (r.subresources.length) {
               res.subresources = r.subresources.map((s) => ({
                 subresource: s.name,
-                responseKind: { group: d.group, version: d.version, kind: d.kind },
+                responseKind: s.responseKind ?? { group: d.group, version: d.version, kind: d.kind },
                 verbs: s.verbs,
               }));
             }

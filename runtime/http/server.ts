@@ -12,6 +12,7 @@ import { handlers, type Handler, type RequestContext } from './handlers.ts';
 import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
 import type { OpenApiDocuments } from './openapi.ts';
 import { PathMatcher } from './path-matcher.ts';
+import type { CustomResourceRouter } from './custom-resources.ts';
 import { encode, sendError, sendNotFoundPage, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
 import type { Schema } from '../schema/types.ts';
@@ -54,6 +55,8 @@ export interface ApiServerOptions {
   serverAddress?: () => string;
   /** Validating admission webhooks on every write; undefined: none. */
   admission?: WebhookAdmission;
+  /** Custom resources of established CRDs (runtime/http/custom-resources.ts); undefined: none. */
+  customResources?: CustomResourceRouter;
 }
 
 interface Bound {
@@ -128,6 +131,7 @@ export class ApiServer {
           if (!bound) throw ApiError.methodNotAllowed();
           return await this.serveRoute(req, res, bound, matched.params, query, user);
         }
+        if (this.options.customResources && (await this.options.customResources.serve(req, res, path, query, user))) return;
         if (req.method === 'GET' && (await this.serveDiscovery(req, res, path, pretty))) return;
         return sendNotFoundPage(res);
       }
@@ -230,8 +234,21 @@ export class ApiServer {
     res.end(body);
   }
 
+  private merged: { generation: number; discovery: Discovery } | undefined;
+
+  /** The built-in discovery plus the custom resources served right now (rebuilt when they change). */
+  private currentDiscovery(): Discovery {
+    const cr = this.options.customResources;
+    if (!cr) return this.discovery;
+    if (this.merged?.generation !== cr.generation) {
+      this.merged = { generation: cr.generation, discovery: new Discovery(this.tables, cr.groupVersions()) };
+      this.discoveryCache.clear();
+    }
+    return this.merged.discovery;
+  }
+
   private async serveDiscovery(req: IncomingMessage, res: ServerResponse, path: string, pretty: boolean): Promise<boolean> {
-    const d = this.discovery;
+    const d = this.currentDiscovery();
     const aggregatedGroup = path === '/api' || path === '/apis' ? wantsAggregatedDiscovery(req.headers.accept) : undefined;
     if (aggregatedGroup) {
       this.sendCached(req, res, `agg:${path}:${aggregatedGroup}`, () => d.aggregated(path === '/api', aggregatedGroup), aggregatedContentType(aggregatedGroup), pretty);

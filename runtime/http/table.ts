@@ -33,11 +33,17 @@ const NAME_DESCRIPTION =
 const AGE_DESCRIPTION =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';
 
+/**
+ * Descriptors whose printerColumns are the whole table after Name, as upstream's CRD table
+ * convertor does (custom resources): no implicit Age column, `date` cells as human durations.
+ */
+export const completePrinterColumns = new WeakSet<ResourceDescriptor>();
+
 export function columnDefinitions(d: ResourceDescriptor): TableColumnDefinition[] {
   return [
     { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
     ...d.printerColumns.map((c) => ({ name: c.name, type: c.count ? 'integer' : c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 })),
-    { name: 'Age', type: 'string', format: '', description: AGE_DESCRIPTION, priority: 0 },
+    ...(completePrinterColumns.has(d) ? [] : [{ name: 'Age', type: 'string', format: '', description: AGE_DESCRIPTION, priority: 0 }]),
   ];
 }
 
@@ -121,8 +127,19 @@ export function partialObjectMetadata(obj: Obj, metaGroup: string): Obj {
 export function tableRow(d: ResourceDescriptor, obj: Obj, include: IncludeObject, metaGroup: string, apiVersion: string, now = Date.now()): TableRow {
   const m = metaOf(obj);
   const created = typeof m.creationTimestamp === 'string' ? Date.parse(m.creationTimestamp) : NaN;
-  const cells: unknown[] = [m.name ?? '', ...d.printerColumns.map((c) => cellValue(obj, c)), Number.isNaN(created) ? '<unknown>' : humanDuration(now - created)];
-  const row: TableRow = { cells };
+  const age = (t: number): string => (Number.isNaN(t) ? '<unknown>' : humanDuration(now - t));
+  if (completePrinterColumns.has(d)) {
+    const cells: unknown[] = [m.name ?? '', ...d.printerColumns.map((c) => {
+      const v = cellValue(obj, c);
+      return c.type === 'date' && typeof v === 'string' ? age(Date.parse(v)) : v;
+    })];
+    return finishRow({ cells }, d, obj, include, metaGroup, apiVersion);
+  }
+  const cells: unknown[] = [m.name ?? '', ...d.printerColumns.map((c) => cellValue(obj, c)), age(created)];
+  return finishRow({ cells }, d, obj, include, metaGroup, apiVersion);
+}
+
+function finishRow(row: TableRow, d: ResourceDescriptor, obj: Obj, include: IncludeObject, metaGroup: string, apiVersion: string): TableRow {
   if (include === 'Metadata') row.object = partialObjectMetadata(obj, metaGroup);
   else if (include === 'Object') row.object = { kind: d.kind, apiVersion, ...withoutTypeMeta(obj) };
   return row;

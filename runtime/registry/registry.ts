@@ -58,6 +58,17 @@ export class Registry {
     return this.stores.get(storeKey(group, plural));
   }
 
+  /** Adds or replaces the store of a resource served at run time (custom resources of established CRDs). */
+  register(store: Store): void {
+    this.stores.set(storeKey(store.descriptor.group, store.descriptor.plural), store);
+  }
+
+  /** Removes a run-time store (only if `store` is still the one registered, when given). */
+  unregister(group: string, plural: string, store?: Store): void {
+    const key = storeKey(group, plural);
+    if (store === undefined || this.stores.get(key) === store) this.stores.delete(key);
+  }
+
   allStores(): Store[] {
     return [...this.stores.values()];
   }

@@ -116,6 +116,11 @@ export interface StoreOptions {
   bookmarkIntervalMs?: number;
   /** Named shapes (definitions.json): when given, writes maintain metadata.managedFields. */
   shapes?: Record<string, Schema>;
+  /**
+   * Custom resources: the apiVersion objects are stored at (the CRD's storage version). Objects are
+   * written with it and read back at this store's version (conversion None: only apiVersion changes).
+   */
+  storageApiVersion?: string;
 }
 
 const UNSUPPORTED_POLICY = ['Foreground', 'Background', 'Orphan', 'nil'];
@@ -172,12 +177,14 @@ export class Store {
   decode(value: string, revision: number): Obj {
     const obj = JSON.parse(value) as Obj;
     meta(obj).resourceVersion = String(revision);
+    if (this.options.storageApiVersion !== undefined && obj.apiVersion !== undefined) obj.apiVersion = this.apiVersion;
     return obj;
   }
 
   private encode(obj: Obj): string {
     const copy = { ...obj, metadata: { ...metaOf(obj) } };
     delete (copy.metadata as Record<string, unknown>).resourceVersion;
+    if (this.options.storageApiVersion !== undefined) (copy as Obj).apiVersion = this.options.storageApiVersion;
     return JSON.stringify(copy);
   }
 

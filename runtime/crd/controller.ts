@@ -1,0 +1,243 @@
+// The server-internal CRD controller (upstream's naming, establishing and finalizer controllers in
+// one): driven by a watch on customresourcedefinitions from start-up (its initial events cover the
+// CRDs already in storage). For each CRD it
+//   1. sets status.acceptedNames and NamesAccepted (Established False Installing) through /status,
+//   2. then Established True InitialNamesAccepted through /status,
+//   3. then serves the custom resources (CustomResourceServingTarget.install);
+// and for a deleted CRD (the CRD strategy added the cleanup finalizer and Terminating
+// InstanceDeletionPending) it sets Terminating InstanceDeletionInProgress, deletes every custom
+// resource, sets Terminating False InstanceDeletionCompleted and removes the finalizer; the CRD
+// then goes away and its endpoints with it.
+
+import { ApiError } from '../errors/api-error.ts';
+import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
+import type { Registry } from '../registry/registry.ts';
+import type { Store, WatchStream } from '../registry/store.ts';
+import { CRD_CLEANUP_FINALIZER } from '../registry/strategies/customresourcedefinition.ts';
+import { calculateNames, establishedCondition, findCondition, isConditionTrue, setCondition, type BuiltinResourceNames } from './names.ts';
+import type { CRDCondition, CustomResourceDefinition } from './types.ts';
+
+export { CRD_CLEANUP_FINALIZER };
+
+/** What the controller drives: the serving of custom resources (runtime/http/custom-resources.ts). */
+export interface CustomResourceServingTarget {
+  install(crd: CustomResourceDefinition): void;
+  uninstall(name: string): void;
+  /** A store at the CRD's storage version (for deleting its custom resources). */
+  storageStore(crd: CustomResourceDefinition): Store;
+}
+
+export interface CRDControllerOptions {
+  registry: Registry;
+  serving: CustomResourceServingTarget;
+  /** Built-in resources, whose names CRDs of the same group may not take. */
+  builtins: readonly BuiltinResourceNames[];
+  /** Problems the controller retries (default: stderr). */
+  log?: (message: string) => void;
+  /** The manager recorded for the controller's writes. */
+  fieldManager?: string;
+}
+
+const CRD_GROUP = 'apiextensions.cluster.io';
+const CRD_PLURAL = 'customresourcedefinitions';
+
+export class CRDController {
+  private readonly crds = new Map<string, CustomResourceDefinition>();
+  private readonly dirty = new Set<string>();
+  private readonly retries = new Map<string, NodeJS.Timeout>();
+  private stream: WatchStream | undefined;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private readonly store: Store;
+
+  constructor(private readonly o: CRDControllerOptions) {
+    const store = o.registry.storeFor(CRD_GROUP, CRD_PLURAL);
+    if (!store) throw new Error('no customresourcedefinitions store');
+    this.store = store;
+  }
+
+  private log(m: string): void {
+    (this.o.log ?? ((x: string) => process.stderr.write(`crd controller: ${x}\n`)))(m);
+  }
+
+  /** Starts the watch; resolves once the CRDs in storage at start are reconciled (bounded wait). */
+  async start(initialWaitMs = 15_000): Promise<void> {
+    await this.watch();
+    const deadline = Date.now() + initialWaitMs;
+    while ((this.dirty.size > 0 || this.running) && Date.now() < deadline) {
+      await (this.running ?? new Promise((r) => setTimeout(r, 20)));
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stream?.stop();
+    for (const t of this.retries.values()) clearTimeout(t);
+    this.retries.clear();
+  }
+
+  private async watch(): Promise<void> {
+    const seen = new Set<string>();
+    let initial = true;
+    this.stream = await this.store.watch(undefined, {}, {
+      send: (type, object) => {
+        if (type === 'BOOKMARK') return;
+        const crd = deepClone(object) as unknown as CustomResourceDefinition;
+        const name = crd.metadata?.name ?? '';
+        if (initial) seen.add(name);
+        if (type === 'DELETED') this.crds.delete(name);
+        else this.crds.set(name, crd);
+        this.enqueueGroup(crd.spec?.group, name);
+      },
+      error: (e) => this.log(`watch: ${e.message}`),
+      end: () => {
+        if (this.stopped) return;
+        // Storage closed or compacted: start again from the current state.
+        setTimeout(() => {
+          if (this.stopped) return;
+          this.watch().catch((e) => this.log(`watch restart: ${(e as Error).message}`));
+        }, 500).unref();
+      },
+    });
+    initial = false;
+    // CRDs that went away while no watch ran.
+    if (seen.size || this.crds.size) {
+      for (const name of [...this.crds.keys()]) {
+        if (!seen.has(name) && this.stream) {
+          this.crds.delete(name);
+          this.enqueue(name);
+        }
+      }
+    }
+  }
+
+  /** A change can free or take names of the other CRDs of the group: they are looked at again too. */
+  private enqueueGroup(group: string | undefined, name: string): void {
+    this.enqueue(name);
+    for (const [n, c] of this.crds) if (n !== name && c.spec?.group === group && !isConditionTrue(c, 'NamesAccepted')) this.enqueue(n);
+  }
+
+  private enqueue(name: string): void {
+    if (this.stopped) return;
+    this.dirty.add(name);
+    if (!this.running) this.running = this.drain().finally(() => (this.running = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.dirty.size && !this.stopped) {
+      const name = this.dirty.values().next().value as string;
+      this.dirty.delete(name);
+      try {
+        await this.reconcile(name);
+      } catch (e) {
+        if (e instanceof ApiError && (e.code === 409 || e.code === 404)) continue; // a newer event follows
+        this.log(`${name}: ${(e as Error).message}`);
+        this.retryLater(name);
+      }
+    }
+  }
+
+  private retryLater(name: string, ms = 1000): void {
+    if (this.retries.has(name) || this.stopped) return;
+    const t = setTimeout(() => {
+      this.retries.delete(name);
+      this.enqueue(name);
+    }, ms);
+    t.unref();
+    this.retries.set(name, t);
+  }
+
+  private async reconcile(name: string): Promise<void> {
+    const crd = this.crds.get(name);
+    if (!crd) {
+      this.o.serving.uninstall(name);
+      return;
+    }
+    if (crd.metadata?.deletionTimestamp) {
+      // Terminating: still served (no creates) while the custom resources are deleted.
+      if (isConditionTrue(crd, 'Established')) this.o.serving.install(crd);
+      await this.finalize(crd);
+      return;
+    }
+    const now = nowTimestamp();
+    // Naming controller: acceptedNames, NamesAccepted, Established (False while not yet accepted).
+    const others = [...this.crds.values()].filter((c) => c.metadata?.name !== name);
+    const names = calculateNames(crd, { crds: others, builtins: this.o.builtins });
+    let conditions = setCondition(crd.status?.conditions, names.namesAccepted, now);
+    conditions = setCondition(conditions, names.established, now);
+    const status = { ...(crd.status ?? {}), acceptedNames: names.acceptedNames, conditions };
+    if (!deepEqual(status, crd.status)) {
+      try {
+        await this.writeStatus(crd, status);
+      } catch (e) {
+        // Names that cannot be accepted leave acceptedNames incomplete, which the status rules
+        // refuse (kind and plural are required): the conditions are written with the old names.
+        if (!(e instanceof ApiError && e.code === 422)) throw e;
+        const fallback: typeof status = { ...status };
+        if (crd.status?.acceptedNames) fallback.acceptedNames = crd.status.acceptedNames;
+        else delete (fallback as { acceptedNames?: unknown }).acceptedNames;
+        await this.writeStatus(crd, fallback);
+      }
+      return; // the watch brings the next step
+    }
+    // Establishing controller.
+    const est = establishedCondition(crd);
+    if (est && !isConditionTrue(crd, 'Established')) {
+      await this.writeStatus(crd, { ...status, conditions: setCondition(status.conditions, est, now) });
+      return;
+    }
+    if (isConditionTrue(crd, 'Established')) this.o.serving.install(crd);
+    else this.o.serving.uninstall(name);
+  }
+
+  private async writeStatus(crd: CustomResourceDefinition, status: NonNullable<CustomResourceDefinition['status']>): Promise<void> {
+    const body = deepClone(crd) as unknown as Obj;
+    body.status = status;
+    await this.store.update(undefined, crd.metadata?.name ?? '', body, { subresource: 'status', fieldManager: this.o.fieldManager ?? 'clusterspec-apiserver', fieldValidation: 'Ignore' });
+  }
+
+  private terminating(crd: CustomResourceDefinition, c: Omit<CRDCondition, 'type'>): NonNullable<CustomResourceDefinition['status']> {
+    return { ...(crd.status ?? {}), conditions: setCondition(crd.status?.conditions, { type: 'Terminating', ...c }, nowTimestamp()) };
+  }
+
+  /** The finalizer controller. */
+  private async finalize(crd: CustomResourceDefinition): Promise<void> {
+    const name = crd.metadata?.name ?? '';
+    const finalizers = (metaOf(crd as unknown as Obj).finalizers ?? []) as string[];
+    if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) return;
+    const cond = findCondition(crd, 'Terminating');
+    if (cond?.reason !== 'InstanceDeletionInProgress' && cond?.reason !== 'InstanceDeletionCompleted' && cond?.reason !== 'InstanceDeletionCheck') {
+      await this.writeStatus(crd, this.terminating(crd, { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }));
+      return;
+    }
+    if (cond.reason !== 'InstanceDeletionCompleted') {
+      const store = this.o.serving.storageStore(crd);
+      const listed = await store.list(undefined, {});
+      for (const item of listed.items) {
+        const m = metaOf(item);
+        if (m.deletionTimestamp) continue;
+        try {
+          await store.delete(m.namespace, m.name as string, {});
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 404)) throw e;
+        }
+      }
+      const left = await store.list(undefined, { limit: 1 });
+      if (left.items.length) {
+        // Custom resources with finalizers of their own: wait for them.
+        if (cond.reason !== 'InstanceDeletionCheck') {
+          await this.writeStatus(crd, this.terminating(crd, { status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: instances with finalizers remain' }));
+        }
+        this.retryLater(name, 1000);
+        return;
+      }
+      await this.writeStatus(crd, this.terminating(crd, { status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }));
+      return;
+    }
+    // Remove the finalizer: the CRD goes once no finalizer is left.
+    this.o.serving.uninstall(name);
+    const body = deepClone(crd) as unknown as Obj;
+    meta(body).finalizers = finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER);
+    await this.store.update(undefined, name, body, { fieldManager: this.o.fieldManager ?? 'clusterspec-apiserver', fieldValidation: 'Ignore' });
+  }
+}

@@ -1,0 +1,55 @@
+// CustomResourceDefinition: the write checks that need to understand the schemas (runtime/crd
+// validateCRD / validateCRDUpdate: structural schema, defaults, rule compilation and costs,
+// selectable fields, storedVersions), storedVersions kept by the server (the storage version is
+// appended on create and update), /status keeping metadata, and upstream's deleting REST: DELETE
+// adds the cleanup finalizer and the Terminating condition; the CRD controller
+// (runtime/crd/controller.ts) then deletes every custom resource and removes the finalizer.
+
+import { recordStoredVersions, setCondition, validateCRD, validateCRDUpdate, type CustomResourceDefinition } from '../../crd/index.ts';
+import { deepClone, meta, metaOf, nowTimestamp, type Obj } from '../object.ts';
+import type { Strategy } from '../strategy.ts';
+import { resetObjectMetaForStatus } from './status-metadata.ts';
+
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.cluster.io';
+
+const asCRD = (o: Obj): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+
+export const customResourceDefinitionStrategy: Strategy = {
+  prepareForCreate(obj) {
+    if (obj.spec && typeof obj.spec === 'object' && Array.isArray((obj.spec as Obj).versions)) recordStoredVersions(asCRD(obj));
+  },
+  prepareForUpdate(obj, old) {
+    if (obj.spec && typeof obj.spec === 'object' && Array.isArray((obj.spec as Obj).versions)) recordStoredVersions(asCRD(obj), asCRD(old));
+  },
+  prepareForStatusUpdate(obj, old) {
+    resetObjectMetaForStatus(obj, old);
+  },
+  // The generated object rules run as the store's validator; these are the schema-aware checks.
+  validate(obj) {
+    return validateCRD(obj, { objectRules: false });
+  },
+  validateUpdate(obj, old) {
+    return validateCRDUpdate(obj, old, { objectRules: false });
+  },
+  async delete(ctx, current, options) {
+    const m = metaOf(current);
+    if (m.deletionTimestamp) return { kind: 'object', object: current, deferred: true };
+    const next = deepClone(current);
+    const nm = meta(next);
+    const now = nowTimestamp();
+    nm.deletionTimestamp = now;
+    nm.deletionGracePeriodSeconds = 0;
+    const finalizers = [...(nm.finalizers ?? [])];
+    if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) finalizers.push(CRD_CLEANUP_FINALIZER);
+    nm.finalizers = finalizers;
+    const status = (next.status && typeof next.status === 'object' ? next.status : (next.status = {})) as NonNullable<CustomResourceDefinition['status']>;
+    status.conditions = setCondition(
+      status.conditions,
+      { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' },
+      now,
+    );
+    if (options.dryRun) return { kind: 'object', object: next, deferred: true };
+    const written = await ctx.store.writeServerUpdate(next, Number(m.resourceVersion));
+    return { kind: 'object', object: written, deferred: true };
+  },
+};
