@@ -233,6 +233,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     built.admission?.stop();
+    built.crdController?.stop();
     server.close();
     server.closeAllConnections();
     storage
