@@ -12,7 +12,7 @@ import type { UserInfo } from './auth.ts';
 import { decodeObjectBody, decodeText, mediaType, readBody } from './body.ts';
 import { negotiateResource, type Negotiated } from './negotiation.ts';
 import { APPLY_PATCH, applyJsonPatch, applyMergePatch, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.ts';
-import { encode, sendValue, setWarnings, wantsPretty } from './respond.ts';
+import { encode, sendEncoded, sendValue, setWarnings, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers } from './route-types.ts';
 import { partialObjectMetadata, tableRow, toTable, columnDefinitions, type IncludeObject } from './table.ts';
 import { apply as serverSideApply, ApplyConflictError, applyStrategicMergePatch, defaultFieldManager, ManagedFieldsError, StrategicMergePatchError, validateFieldManager } from '../patch/index.ts';
@@ -171,7 +171,16 @@ function writeOptionsOf(ctx: RequestContext, kind: 'CreateOptions' | 'UpdateOpti
 
 async function get(ctx: RequestContext): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
-  const obj = await ctx.store.get(namespaceOf(ctx), nameOf(ctx), { resourceVersion: ctx.query.get('resourceVersion') ?? undefined });
+  const params = { resourceVersion: ctx.query.get('resourceVersion') ?? undefined };
+  if (n.shape === 'object' && n.encoding === 'json' && !wantsPretty(ctx.req, ctx.query)) {
+    // The common case: the store renders (and caches) exactly what renderObject + encode would.
+    const body = await ctx.store.getJson(namespaceOf(ctx), nameOf(ctx), params);
+    const fromWebhooks = admissionWarnings(ctx.res);
+    setWarnings(ctx.res, fromWebhooks);
+    sendEncoded(ctx.res, 200, body, n.contentType);
+    return;
+  }
+  const obj = await ctx.store.get(namespaceOf(ctx), nameOf(ctx), params);
   respond(ctx, 200, n, renderObject(ctx, n, obj));
 }
 

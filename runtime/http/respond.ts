@@ -36,7 +36,11 @@ export function setWarnings(res: ServerResponse, warnings: readonly string[]): v
 }
 
 export function sendValue(res: ServerResponse, code: number, value: unknown, contentType: string, encoding: Encoding, pretty: boolean, extraHeaders: Record<string, string> = {}): void {
-  const body = encode(value, encoding, pretty);
+  sendEncoded(res, code, encode(value, encoding, pretty), contentType, extraHeaders);
+}
+
+/** A body already encoded (as `encode` does). */
+export function sendEncoded(res: ServerResponse, code: number, body: string, contentType: string, extraHeaders: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extraHeaders });
   res.end(body);
 }

@@ -6,7 +6,7 @@
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
 import { deepCopy, isObject, type Definitions, type JsonObject } from './schema-nav.ts';
-import { compare, TypedValueError, type Comparison } from './typed.ts';
+import { addedFields, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -337,28 +337,53 @@ function decodeLiveOrNew(oldObj: unknown, newObj: unknown, ignoreNew: boolean): 
  * patch), as upstream's fieldmanager Update: the manager takes the fields it added or changed
  * (from whoever owned them), removed fields leave every manager, managers left empty are
  * dropped, and the object is returned with its new `metadata.managedFields`.
- * Returns a new object; the inputs are not modified. On an object that cannot be typed (e.g. a
+ * Returns a new object; the inputs are not modified (on create, the result shares everything but
+ * its top level and metadata with `newObj`). On an object that cannot be typed (e.g. a
  * map-list element without its key) managedFields are removed, as upstream's UpdateNoErrors does.
  */
 export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: UpdateOptions, schema: Schema | undefined, definitions: Definitions): JsonObject {
   const managed = decodeLiveOrNew(oldObj, newObj, !!opts.subresource);
-  const live = withoutManagedFields(oldObj ?? {});
-  const next = withoutManagedFields(newObj);
   const ignored = ignoredSet(opts.ignoredFields);
-  let cmp: Comparison;
-  try {
-    cmp = filterComparison(compare(live, next, schema, definitions), ignored);
-  } catch (err) {
-    if (err instanceof TypedValueError) return next;
-    throw err;
+  let next: JsonObject;
+  let changed: FieldSet;
+  let removed: FieldSet | undefined;
+  if (oldObj === undefined && isObject(newObj) && Object.keys(newObj).length > 0 && createTopType(schema, definitions)) {
+    // Create: every field of the new object is added; nothing is modified or removed. One walk
+    // gives the added set (as compare({}, next) would), and the object is copied only where
+    // managedFields are replaced (the top level and metadata).
+    next = { ...newObj };
+    if (isObject(newObj.metadata)) {
+      const m = { ...newObj.metadata };
+      delete m.managedFields;
+      next.metadata = m;
+    }
+    try {
+      changed = addedFields(next, schema, definitions, ignored);
+    } catch (err) {
+      if (err instanceof TypedValueError) return next;
+      throw err;
+    }
+  } else {
+    const live = withoutManagedFields(oldObj ?? {});
+    next = withoutManagedFields(newObj);
+    let cmp: Comparison;
+    try {
+      cmp = filterComparison(compare(live, next, schema, definitions), ignored);
+    } catch (err) {
+      if (err instanceof TypedValueError) return next;
+      throw err;
+    }
+    changed = cmp.modified.union(cmp.added);
+    removed = cmp.removed;
   }
-  const changed = cmp.modified.union(cmp.added);
   for (const [id, m] of managed) {
-    const set = m.set.difference(m.set.intersection(changed)).difference(cmp.removed);
+    let set = m.set.difference(m.set.intersection(changed));
+    if (removed) set = set.difference(removed);
     if (set.empty()) managed.delete(id);
     else managed.set(id, { ...m, set });
   }
-  const current = stripMeta(changed.recursiveDifference(ignored));
+  // (the create walk already left the ignored fields out)
+  const current = stripMeta(removed ? changed.recursiveDifference(ignored) : changed);
   if (!current.empty()) {
     const st = {
       manager: opts.manager || 'unknown',

@@ -8,7 +8,7 @@
 // objects granular, lists atomic.
 
 import type { Schema } from '../schema/types.ts';
-import { FieldSet, pathToString, type FieldPath, type PathElement } from './fieldpath.ts';
+import { FieldSet, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
 import { childSchema, isObject, itemSchema, jsonEqual, resolveSchema, typeOf, type Definitions, type JsonObject, type TypeNode } from './schema-nav.ts';
 
 /** An object that does not fit its schema for field tracking (upstream: ValidationErrors from typed). */
@@ -202,6 +202,87 @@ function walkCompare(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c
     if (l === MISSING) c.added.insert(path);
     else if (r === MISSING) c.removed.insert(path);
   }
+}
+
+/**
+ * Whether compare({}, obj) of a create may take the one-walk path (addedFields): the top-level
+ * type is a granular map (typed or untyped), as it is for every resource kind.
+ */
+export function createTopType(schema: Schema | undefined, defs: Definitions): boolean {
+  const t = typeOf(schema, defs);
+  return t.kind === 'untyped' || (t.kind === 'map' && !t.atomic);
+}
+
+/**
+ * compare({}, obj).added for a non-empty object whose top-level type passes createTopType, minus
+ * every path at or under a member of `ignored` (filterComparison): one walk, no copies, building
+ * the set level by level instead of inserting whole paths.
+ */
+export function addedFields(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet): FieldSet {
+  const ctx: Ctx = { defs };
+  const t = typeOf(schema, defs);
+  const node: TypeNode | 'granularUntyped' = t.kind === 'untyped' ? 'granularUntyped' : t;
+  const set = new FieldSet();
+  const path: PathElement[] = [];
+  const ig = ignored.empty() ? undefined : ignored;
+  for (const k of Object.keys(obj)) {
+    walkAdded(obj[k], fieldType(node, k, ctx).type, { field: k }, path, set, ig, ctx);
+  }
+  return set;
+}
+
+/** walkCompare(MISSING, r, t) for the element `pe` of the set `parent` (whose path is `path`). */
+function walkAdded(r: unknown, t: TypeNode, pe: PathElement, path: PathElement[], parent: FieldSet, ignored: FieldSet | undefined, ctx: Ctx): void {
+  let igChild: FieldSet | undefined;
+  let key: string | undefined;
+  if (ignored) {
+    key = serializePathElement(pe);
+    if (ignored.members.has(key)) return;
+    igChild = ignored.children.get(key)?.set;
+  }
+  const node: TypeNode | 'leaf' | 'granularUntyped' = t.kind === 'untyped' ? (r === MISSING ? 'leaf' : effective(t, r)) : t;
+  if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) {
+    parent.members.set(key ?? serializePathElement(pe), pe);
+    return;
+  }
+  if (node !== 'granularUntyped' && node.kind === 'list') {
+    if (node.relationship === 'atomic' || isEmptyish(r, 'list')) {
+      parent.members.set(key ?? serializePathElement(pe), pe);
+      return;
+    }
+    path.push(pe);
+    const idx = indexList(node, r as unknown[], path, ctx);
+    const et = typeOf(elemSchema(node, ctx), ctx.defs);
+    const k = key ?? serializePathElement(pe);
+    let child: FieldSet | undefined;
+    for (const { pe: ipe, item } of idx.values()) {
+      child ??= childSet(parent, k, pe);
+      walkAdded(item, et, ipe, path, child, igChild, ctx);
+    }
+    path.pop();
+    parent.members.set(k, pe);
+    return;
+  }
+  if (atomicMap(node) || isEmptyish(r, 'map')) {
+    parent.members.set(key ?? serializePathElement(pe), pe);
+    return;
+  }
+  const k = key ?? serializePathElement(pe);
+  const child = childSet(parent, k, pe);
+  path.push(pe);
+  const rm = r as JsonObject;
+  for (const f of Object.keys(rm)) walkAdded(rm[f], fieldType(node, f, ctx).type, { field: f }, path, child, igChild, ctx);
+  path.pop();
+  parent.members.set(k, pe);
+}
+
+function childSet(parent: FieldSet, key: string, pe: PathElement): FieldSet {
+  let n = parent.children.get(key);
+  if (!n) {
+    n = { pe, set: new FieldSet() };
+    parent.children.set(key, n);
+  }
+  return n.set;
 }
 
 function indexList(t: Extract<TypeNode, { kind: 'list' }>, list: unknown[], path: PathElement[], ctx: Ctx): Map<string, { pe: PathElement; item: unknown }> {

@@ -4,7 +4,7 @@
 import { ApiError, type ResourceRef } from '../errors/api-error.ts';
 import type { ResourceDescriptor } from '../http/route-types.ts';
 import type { CompiledValidator } from '../schema/types.ts';
-import { isStorageError, type Storage } from '../storage/interface.ts';
+import { isStorageError, type Storage, type WatchHandle } from '../storage/interface.ts';
 import { nowTimestamp, metaOf, type Obj } from './object.ts';
 import { strategyFor } from './strategies/index.ts';
 import { Store, type StoreOptions } from './store.ts';
@@ -80,6 +80,17 @@ export class Registry {
   async admitNamespace(namespace: string, resource: ResourceRef, name: string): Promise<void> {
     const nsStore = this.storeFor('', 'namespaces');
     if (!nsStore || !namespace) return;
+    const cache = this.namespaces;
+    if (cache?.handle?.live === true) {
+      // Kept current by a storage watch that sees every committed change before its writer resumes.
+      const terminating = cache.terminating.get(namespace);
+      if (terminating === undefined) throw ApiError.notFound({ group: '', plural: 'namespaces' }, namespace);
+      if (terminating) {
+        throw ApiError.forbidden(resource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      }
+      return;
+    }
+    if (!cache) this.followNamespaces(nsStore.prefix(undefined));
     let kv;
     try {
       kv = (await this.storage.get(nsStore.key(undefined, namespace))).kv;
@@ -92,6 +103,44 @@ export class Registry {
     if (metaOf(ns).deletionTimestamp) {
       throw ApiError.forbidden(resource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
     }
+  }
+
+  /** Namespaces (name → terminating) for admitNamespace, from a list and then a storage watch. */
+  private namespaces: { handle: WatchHandle | undefined; terminating: Map<string, boolean> } | undefined;
+
+  /** Starts following the namespaces; until the watch is live (or after it fails) reads go to storage. */
+  private followNamespaces(prefix: string): void {
+    const cache: { handle: WatchHandle | undefined; terminating: Map<string, boolean> } = { handle: undefined, terminating: new Map() };
+    this.namespaces = cache;
+    const drop = (): void => {
+      cache.handle?.cancel();
+      if (this.namespaces === cache) this.namespaces = undefined;
+    };
+    const put = (key: string, value: string): void => {
+      cache.terminating.set(key.slice(prefix.length), !!metaOf(JSON.parse(value) as Obj).deletionTimestamp);
+    };
+    void (async () => {
+      let startKey: string | undefined;
+      let revision: number | undefined;
+      for (;;) {
+        const page = await this.storage.list(prefix, { revision, startKey, limit: 1000 });
+        revision = page.revision;
+        for (const kv of page.items) put(kv.key, kv.value);
+        if (!page.more || page.items.length === 0) break;
+        startKey = page.items[page.items.length - 1].key + '\u0000';
+      }
+      const handle = await this.storage.watch(
+        prefix,
+        revision,
+        (ev) => {
+          if (ev.type === 'delete') cache.terminating.delete(ev.key.slice(prefix.length));
+          else if (ev.value !== undefined) put(ev.key, ev.value);
+        },
+        () => drop(),
+      );
+      if (this.namespaces !== cache) handle.cancel();
+      else cache.handle = handle;
+    })().catch(() => drop());
   }
 
   /** Deletes every namespaced object in `namespace` (the namespace controller's job, done inline). */

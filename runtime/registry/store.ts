@@ -123,6 +123,9 @@ export interface StoreOptions {
   storageApiVersion?: string;
 }
 
+/** Rendered GET bodies kept per store (see Store.getJson). */
+const RENDERED_GETS = 256;
+
 const UNSUPPORTED_POLICY = ['Foreground', 'Background', 'Orphan', 'nil'];
 
 /** `apiVersion` of a descriptor: `v1` for core, `<group>/<version>` otherwise. */
@@ -205,6 +208,34 @@ export class Store {
     }
     if (!kv) throw ApiError.notFound(this.resource, name);
     return this.decode(kv.value, kv.modRevision);
+  }
+
+  /** Rendered GET bodies by storage key: the text of one revision of an object never changes. */
+  private readonly rendered = new Map<string, { rev: number; text: string }>();
+
+  /**
+   * GET as the JSON text the HTTP layer sends for a plain object (`{kind, apiVersion, ...}` and a
+   * newline, not pretty): what `get` returns, rendered; cached per key at its revision, so a GET
+   * of an unchanged object skips the parse and the stringify.
+   */
+  async getJson(namespace: string | undefined, name: string, params: GetParams = {}): Promise<string> {
+    const rv = parseResourceVersion(params.resourceVersion);
+    if (rv !== undefined && rv > 0) await this.waitForRevision(rv);
+    const key = this.key(namespace, name);
+    let kv: KeyValue | undefined;
+    try {
+      kv = (await this.storage.get(key)).kv;
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name, op: 'get', requestedRevision: rv });
+    }
+    if (!kv) throw ApiError.notFound(this.resource, name);
+    const hit = this.rendered.get(key);
+    if (hit !== undefined && hit.rev === kv.modRevision) return hit.text;
+    const { kind: _k, apiVersion: _a, ...rest } = this.decode(kv.value, kv.modRevision);
+    const text = JSON.stringify({ kind: this.descriptor.kind, apiVersion: this.apiVersion, ...rest }) + '\n';
+    if (hit === undefined && this.rendered.size >= RENDERED_GETS) this.rendered.delete(this.rendered.keys().next().value as string);
+    this.rendered.set(key, { rev: kv.modRevision, text });
+    return text;
   }
 
   /** Stored object and its revision, or undefined. */

@@ -89,6 +89,11 @@ export type WatchErrorListener = (error: StorageError) => void;
 
 export interface WatchHandle {
   readonly prefix: string;
+  /**
+   * True once the watch has caught up and receives each committed change synchronously, before
+   * the write's promise settles (backends built on WatchHub); undefined when the backend cannot tell.
+   */
+  readonly live?: boolean;
   /** Stop delivering events. Idempotent. */
   cancel(): void;
 }

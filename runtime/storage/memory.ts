@@ -1,9 +1,11 @@
 // In-memory backend with full MVCC history (until compaction): for tests and for a throwaway server.
 
 import { AutoCompactor, DEFAULT_AUTO_COMPACTION, type AutoCompactionOptions } from './compactor.ts';
+import { LiveKeyIndex } from './key-index.ts';
 import {
   StorageError,
   compareKeys,
+  prefixEnd,
   validateKey,
   validatePrefix,
   validateRevision,
@@ -43,6 +45,8 @@ export class MemoryStorage implements Storage {
   private readonly versions = new Map<string, Version[]>();
   /** Every key that has a version, in byte-wise order. */
   private keys: string[] = [];
+  /** The live keys at the latest revision (counts what remains after a page without scanning it). */
+  private readonly live = new LiveKeyIndex();
   /** history[i] is the event of revision historyBase + 1 + i. */
   private history: WatchEvent[] = [];
   private historyBase: Revision = 0;
@@ -131,6 +135,8 @@ export class MemoryStorage implements Storage {
       insertSorted(this.keys, key);
     }
     vs.push({ rev, value, createRevision });
+    if (value === undefined) this.live.remove(key);
+    else if (isCreate) this.live.add(key);
     const ev: WatchEvent = {
       type: value === undefined ? 'delete' : 'put',
       key,
@@ -169,13 +175,19 @@ export class MemoryStorage implements Storage {
       const start = options.startKey !== undefined && compareKeys(options.startKey, prefix) > 0 ? options.startKey : prefix;
       const items: KeyValue[] = [];
       let remaining = 0;
+      // At the latest revision the live-key index counts the rest of the range: the walk stops
+      // at the first key past the page.
+      const latest = at === this.rev && limit > 0;
       for (let i = lowerBound(this.keys, start); i < this.keys.length; i++) {
         const key = this.keys[i];
         if (!key.startsWith(prefix)) break;
         const v = this.at(key, at);
         if (!v || v.value === undefined) continue;
         if (limit === 0 || items.length < limit) items.push(toKV(key, v));
-        else remaining++;
+        else if (latest) {
+          remaining = this.live.count(start, prefixEnd(prefix)) - limit;
+          break;
+        } else remaining++;
       }
       return { items, revision: at, more: remaining > 0, remaining };
     });

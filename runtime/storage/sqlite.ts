@@ -39,6 +39,7 @@ import {
   type WatchHandle,
   type WatchListener,
 } from './interface.ts';
+import { LiveKeyIndex } from './key-index.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
 
 export interface SqliteStorageOptions {
@@ -130,6 +131,8 @@ export class SqliteStorage implements Storage {
   private compacting: Promise<void> = Promise.resolve();
   private commits = 0;
   private writes = 0;
+  /** Live keys at the latest revision (built on first need, then kept current by commitBatch). */
+  private live: LiveKeyIndex | undefined;
 
   private readonly stmt: {
     latest: Database.Statement<[string], LatestRow>;
@@ -137,6 +140,7 @@ export class SqliteStorage implements Storage {
     getAt: Database.Statement<[string, number], LatestRow>;
     page: Database.Statement<[string, string, number, number], KvRow>;
     count: Database.Statement<[string, string, number], { n: number }>;
+    liveKeys: Database.Statement<[], { name: string }>;
     log: Database.Statement<[number, number, string, string, number], LogRow>;
     setMeta: Database.Statement<[string, number]>;
     deletePrev: Database.Statement<[number, number, number]>;
@@ -187,6 +191,10 @@ export class SqliteStorage implements Storage {
       count: db.prepare(
         `SELECT COUNT(*) AS n FROM (SELECT MAX(id) AS mid, deleted FROM kv WHERE name >= ? AND name < ? AND id <= ? GROUP BY name)
           WHERE deleted = 0`,
+      ),
+      // Every live key at the latest revision, index-only, in key order (BINARY collation: byte-wise UTF-8).
+      liveKeys: db.prepare(
+        `SELECT name FROM (SELECT name, MAX(id) AS mid, deleted FROM kv GROUP BY name) WHERE deleted = 0 ORDER BY name`,
       ),
       log: db.prepare(
         `SELECT id, name, created, deleted, create_revision, prev_revision, value, old_value FROM kv
@@ -287,6 +295,15 @@ export class SqliteStorage implements Storage {
       return;
     }
     this.rev = next;
+    const live = this.live;
+    if (live) {
+      for (let i = 0; i < batch.length; i++) {
+        if (!outcomes[i].ok) continue;
+        const w = batch[i].write;
+        if (w.op === 'create') live.add(w.key);
+        else if (w.op === 'delete') live.remove(w.key);
+      }
+    }
     if (events.length > 0) {
       this.commits++;
       this.writes += events.length;
@@ -364,11 +381,26 @@ export class SqliteStorage implements Storage {
       if (limit > 0 && rows.length > limit) {
         rows.length = limit;
         more = true;
-        remaining = (this.stmt.count.get(start, end, at)?.n ?? 0) - limit;
+        // At the latest revision the in-memory index counts the rest in O(log n); a past snapshot
+        // counts in SQL (a scan of the rest of the range).
+        const total = at === this.rev ? this.liveIndex().count(start, end) : (this.stmt.count.get(start, end, at)?.n ?? 0);
+        remaining = total - limit;
       }
       const items = rows.map((r) => ({ key: r.name, value: r.value, createRevision: r.create_revision, modRevision: r.id }));
       return { items, revision: at, more, remaining };
     });
+  }
+
+  /** The live-key index at this.rev, built from the table on first use. */
+  private liveIndex(): LiveKeyIndex {
+    if (!this.live) {
+      const keys = this.stmt.liveKeys.all().map((r) => r.name);
+      let sorted = true;
+      for (let i = 1; i < keys.length && sorted; i++) sorted = compareKeys(keys[i - 1], keys[i]) < 0;
+      if (!sorted) keys.sort(compareKeys);
+      this.live = LiveKeyIndex.fromSorted(keys);
+    }
+    return this.live;
   }
 
   watch(prefix: string, fromRevision: Revision, onEvent: WatchListener, onError?: WatchErrorListener): Promise<WatchHandle> {
