@@ -1,30 +1,41 @@
 // The validation context: a path stack (stringified only when an error is reported) and the error sink.
+// The stack is depth-indexed (`segs[i]`, `kinds[i]` for i < len) so that generated validators can
+// write a segment in place (`segs[d] = key`) without pushing and popping.
 import type { FieldError } from './types.ts';
 
-const PROP = 0;
-const INDEX = 1;
-const KEY = 2;
+export const PROP = 0;
+export const INDEX = 1;
+export const KEY = 2;
 
 export class ValidationContext {
-  readonly errors: FieldError[] = [];
-  private readonly segs: (string | number)[] = [];
-  private readonly kinds: number[] = [];
+  errors: FieldError[] = [];
+  /** The current depth (the number of current segments). */
+  len = 0;
   constructor(
     /** True in validateUpdate. */
-    readonly update: boolean,
+    public update: boolean,
     readonly featureGates: Record<string, boolean>,
+    /** Path segments; only the first `len` are current (a validator may lend its own arrays). */
+    readonly segs: (string | number)[] = [],
+    /** PROP, INDEX or KEY for each segment. */
+    readonly kinds: number[] = [],
   ) {}
 
-  pushProp(name: string): void { this.segs.push(name); this.kinds.push(PROP); }
-  pushIndex(i: number): void { this.segs.push(i); this.kinds.push(INDEX); }
-  pushKey(k: string): void { this.segs.push(k); this.kinds.push(KEY); }
-  pop(): void { this.segs.pop(); this.kinds.pop(); }
-  get depth(): number { return this.segs.length; }
+  pushProp(name: string): void { this.segs[this.len] = name; this.kinds[this.len++] = PROP; }
+  pushIndex(i: number): void { this.segs[this.len] = i; this.kinds[this.len++] = INDEX; }
+  pushKey(k: string): void { this.segs[this.len] = k; this.kinds[this.len++] = KEY; }
+  pop(): void { this.len--; }
+  get depth(): number { return this.len; }
 
   /** The current path as upstream prints it (`spec.items[0].name`, `data[key]`). */
   path(): string {
+    return this.pathAt(this.len);
+  }
+
+  /** The path of the first `n` segments. */
+  pathAt(n: number): string {
     let s = '';
-    for (let i = 0; i < this.segs.length; i++) {
+    for (let i = 0; i < n; i++) {
       const k = this.kinds[i];
       const seg = this.segs[i];
       if (k === PROP) s = s === '' ? String(seg) : `${s}.${String(seg)}`;

@@ -211,8 +211,25 @@ export function isDate(s: string): boolean {
 
 const reTime = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
 
+// The common form (`2006-01-02T15:04:05Z`): a strict subset of what isDateTime accepts syntactically,
+// checked without allocating; anything else takes the general path below.
+const reDateTimeFast = /^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$/;
+
+function num2(s: string, i: number): number {
+  return (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48);
+}
+
 /** strfmt IsDateTime: `<date>T<hh:mm:ss[.frac]>(Z|±hh:mm)`, case-insensitive. */
 export function isDateTime(s: string): boolean {
+  if (reDateTimeFast.test(s)) {
+    const y = num2(s, 0) * 100 + num2(s, 2);
+    const mo = num2(s, 5);
+    const d = num2(s, 8);
+    if (mo < 1 || mo > 12 || d < 1) return false;
+    const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+    if (d > (mo === 2 && leap ? 29 : DAYS[mo - 1])) return false;
+    return num2(s, 11) <= 23 && num2(s, 14) <= 59 && num2(s, 17) <= 59;
+  }
   if (s.length < 4) return false;
   const parts = s.toLowerCase().split('t');
   if (parts.length < 2 || !isDate(parts[0])) return false;
@@ -241,6 +258,12 @@ export function isDuration(s: string): boolean {
 
 // ---- the tables ------------------------------------------------------------------------------
 
+/** With a length that is a multiple of 4: standard base64 with its padding. */
+const reBase64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A subset of the quantity syntax (digits, optional fraction, one SI or binary suffix). */
+const reQuantityFast = /^[+-]?[0-9]+(?:\.[0-9]*)?(?:[numkMGTPE]|[KMGTPE]i)?$/;
+
 /** Formats checked on string values. */
 export const STRING_FORMATS: Record<string, StringFormatCheck> = {
   bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
@@ -264,12 +287,14 @@ export const STRING_FORMATS: Record<string, StringFormatCheck> = {
   rgbcolor: (s) =>
     /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/.test(s),
   // upstream's regex rejects "", but an empty []byte is valid in built-in types (Secret data), so "" passes here
-  byte: (s) => s === '' || /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(s),
+  // = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/, without its backtracking
+  byte: (s) => s === '' || (s.length % 4 === 0 && reBase64.test(s)),
   password: () => true,
   date: isDate,
   duration: isDuration,
   datetime: isDateTime,
-  quantity: isQuantity,
+  // the common forms (`100Mi`, `1.5`, `250m`) are quantities without parsing
+  quantity: (s) => reQuantityFast.test(s) || isQuantity(s),
 };
 
 const INT32_MIN = -2147483648;

@@ -6,6 +6,7 @@ import {
   isDNS1035Label as isDNS1035, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
 } from './syntax.ts';
 import { deepEqual, getField, isObject, hasOwn } from './rules/util.ts';
+import { dns1123LabelOk, dns1123SubdomainOk, labelValueOk, qualifiedNameOk } from './fastsyntax.ts';
 
 export type NameSyntax = ResourceContext['nameSyntax'];
 
@@ -15,6 +16,21 @@ export const FIELD_IMMUTABLE = 'field is immutable';
 /** Masks a trailing dash of a generateName prefix, as upstream's prefix validation does. */
 function maskTrailingDash(s: string): string {
   return s.length > 1 && s.endsWith('-') ? s.slice(0, -1) + 'a' : s;
+}
+
+/** isQualifiedName(s.toLowerCase()) is empty, without lowering when s is plain ASCII. */
+function annotationKeyOk(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+  return qualifiedNameOk(s); // an accepted ASCII key stays accepted once lowered
+}
+
+/** nameProblems(syntax, name, prefix) is empty. */
+function nameOk(syntax: NameSyntax, name: string, prefix: boolean): boolean {
+  switch (syntax) {
+    case 'dns1123Subdomain': return !prefix && dns1123SubdomainOk(name);
+    case 'dns1123Label': return !prefix && dns1123LabelOk(name);
+    case 'pathSegment': return !prefix && name !== '.' && name !== '..' && name.indexOf('/') < 0 && name.indexOf('%') < 0;
+  }
 }
 
 export function nameProblems(syntax: NameSyntax, name: string, prefix: boolean): string[] {
@@ -58,16 +74,16 @@ export function validateObjectMeta(meta: unknown, o: MetaOptions, out: FieldErro
   }
   if (!name) {
     if (o.requireName && !generateName) out.push(fieldErr.required(childPath(p, 'name'), 'name or generateName is required'));
-  } else {
+  } else if (!nameOk(o.nameSyntax, name, false)) {
     for (const msg of nameProblems(o.nameSyntax, name, false)) out.push(fieldErr.invalid(childPath(p, 'name'), name, msg));
   }
   const ns = str(m.namespace);
   if (o.namespaced === true) {
     if (!ns) out.push(fieldErr.required(childPath(p, 'namespace')));
-    else for (const msg of isDNS1123Label(ns)) out.push(fieldErr.invalid(childPath(p, 'namespace'), ns, msg));
+    else if (!dns1123LabelOk(ns)) for (const msg of isDNS1123Label(ns)) out.push(fieldErr.invalid(childPath(p, 'namespace'), ns, msg));
   } else if (o.namespaced === false) {
     if (ns) out.push(fieldErr.forbidden(childPath(p, 'namespace'), 'not allowed on this type'));
-  } else if (ns) {
+  } else if (ns && !dns1123LabelOk(ns)) {
     for (const msg of isDNS1123Label(ns)) out.push(fieldErr.invalid(childPath(p, 'namespace'), ns, msg));
   }
   const gen = m.generation;
@@ -97,14 +113,15 @@ function stringMap(v: unknown, path: string, out: FieldError[]): Record<string, 
 export function validateLabels(v: unknown, path: string, out: FieldError[]): void {
   const labels = stringMap(v, path, out);
   if (!labels) return;
-  for (const k of Object.keys(labels)) {
-    for (const msg of isQualifiedName(k)) out.push(fieldErr.invalid(path, k, msg));
+  for (const k in labels) {
+    if (!hasOwn(labels, k)) continue;
+    if (!qualifiedNameOk(k)) for (const msg of isQualifiedName(k)) out.push(fieldErr.invalid(path, k, msg));
     const val = labels[k];
     if (typeof val !== 'string') {
       out.push(fieldErr.typeInvalid(`${path}[${k}]`, typeName(val), `${path}[${k}] in body must be of type string: ${JSON.stringify(typeName(val))}`));
       continue;
     }
-    for (const msg of isValidLabelValue(val)) out.push(fieldErr.invalid(path, val, msg));
+    if (!labelValueOk(val)) for (const msg of isValidLabelValue(val)) out.push(fieldErr.invalid(path, val, msg));
   }
 }
 
@@ -112,8 +129,9 @@ export function validateAnnotations(v: unknown, path: string, out: FieldError[])
   const ann = stringMap(v, path, out);
   if (!ann) return;
   let total = 0;
-  for (const k of Object.keys(ann)) {
-    for (const msg of isQualifiedName(k.toLowerCase())) out.push(fieldErr.invalid(path, k, msg));
+  for (const k in ann) {
+    if (!hasOwn(ann, k)) continue;
+    if (!annotationKeyOk(k)) for (const msg of isQualifiedName(k.toLowerCase())) out.push(fieldErr.invalid(path, k, msg));
     const val = ann[k];
     if (typeof val !== 'string') {
       out.push(fieldErr.typeInvalid(`${path}[${k}]`, typeName(val), `${path}[${k}] in body must be of type string: ${JSON.stringify(typeName(val))}`));
@@ -137,7 +155,7 @@ export function validateFinalizers(v: unknown, path: string, out: FieldError[]):
       out.push(fieldErr.invalid(path, f, 'must be a string'));
       continue;
     }
-    for (const msg of isQualifiedName(f)) out.push(fieldErr.invalid(path, f, msg));
+    if (!qualifiedNameOk(f)) for (const msg of isQualifiedName(f)) out.push(fieldErr.invalid(path, f, msg));
     if (f === 'orphan') orphan = true;
     if (f === 'foregroundDeletion') foreground = true;
   }

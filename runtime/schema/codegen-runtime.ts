@@ -1,0 +1,265 @@
+// Runtime helpers of the generated validators (runtime/schema/codegen.ts): error builders called
+// only when a check fails (they receive the path string, built lazily by the generated code), and
+// the few non-trivial checks (duplicates in sets and list maps, composition trials).
+// Messages are kube-openapi's, as compile.ts (the reference implementation) words them.
+import type { FieldError } from './types.ts';
+import type { ValidationContext } from './context.ts';
+import { fieldErr, formatValue, goFloat } from './errors.ts';
+import { numberFormat, stringFormat } from './formats.ts';
+import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
+import { FAST_SYNTAX } from './fastsyntax.ts';
+import { validateEmbeddedResource } from './metadata.ts';
+
+/** The JSON type name kube-openapi reports for a value. */
+export function dataType(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'boolean': return 'boolean';
+    case 'number': return Number.isInteger(v) ? 'integer' : 'number';
+    case 'object': return Array.isArray(v) ? 'array' : 'object';
+    default: return typeof v;
+  }
+}
+
+/** Code points, as Go's utf8.RuneCountInString counts them. */
+export function runeCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
+}
+
+function fmtBound(bound: number, intData: boolean): string {
+  return intData ? String(Math.trunc(bound)) : goFloat(bound);
+}
+
+export function mapKeyOf(o: Record<string, unknown>, keys: string[]): string {
+  if (keys.length === 1) {
+    const v = hasOwn(o, keys[0]) ? o[keys[0]] : undefined;
+    return typeof v === 'string' ? 's' + v : canonicalJSON(v);
+  }
+  let s = '';
+  for (const k of keys) s += canonicalJSON(hasOwn(o, k) ? o[k] : undefined) + '\u0000';
+  return s;
+}
+
+type BranchFn = (x: unknown, o: unknown, c: ValidationContext, d: number) => void;
+
+function trial(b: BranchFn, v: unknown, old: unknown, c: ValidationContext, d: number): FieldError[] {
+  const mark = c.errors.length;
+  b(v, old, c, d);
+  const errs = c.errors.slice(mark);
+  c.errors.length = mark;
+  return errs;
+}
+
+/** The helpers object (`H`) the generated source receives. */
+export const H = {
+  hop: Object.prototype.hasOwnProperty,
+  isObject,
+  deepEqual,
+  runeCount,
+  stringFormat,
+  numberFormat,
+  fastSyntax: FAST_SYNTAX,
+  /** apiVersion, kind and metadata of an x-cluster-embedded-resource. */
+  embedded: validateEmbeddedResource,
+  /** Whether every own key passes a check. */
+  keysOk(o: Record<string, unknown>, ok: (s: string) => boolean): boolean {
+    for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && !ok(k)) return false;
+    return true;
+  },
+  /** `base.name` (a property). */
+  pj(base: string, name: string): string {
+    return base === '' ? name : `${base}.${name}`;
+  },
+  /** `base[i]` (an index or a map key). */
+  pb(base: string, k: string | number): string {
+    return `${base}[${k}]`;
+  },
+  typeErr(c: ValidationContext, p: string, v: unknown, label: string): void {
+    const dt = dataType(v);
+    c.errors.push(fieldErr.typeInvalid(p, dt, `${p} in body must be of type ${label}: ${JSON.stringify(dt)}`));
+  },
+  /** fieldErr.notSupported, with the supported values' text precomputed. */
+  enumErr(c: ValidationContext, p: string, v: unknown, supportedTail: string): void {
+    c.errors.push({ field: p, reason: 'FieldValueNotSupported', message: `Unsupported value: ${formatValue(v)}${supportedTail}` });
+  },
+  minLen(c: ValidationContext, p: string, v: string, min: number): void {
+    c.errors.push(fieldErr.invalid(p, v, `${p} in body should be at least ${min} chars long`));
+  },
+  maxLen(c: ValidationContext, p: string, max: number): void {
+    c.errors.push(fieldErr.tooLong(p, max));
+  },
+  pattern(c: ValidationContext, p: string, v: string, pattern: string): void {
+    c.errors.push(fieldErr.invalid(p, v, `${p} in body should match '${pattern}'`));
+  },
+  strFormat(c: ValidationContext, p: string, v: string, fname: string): void {
+    c.errors.push(fieldErr.typeInvalid(p, v, `${p} in body must be of type ${fname}: ${JSON.stringify(v)}`));
+  },
+  minimum(c: ValidationContext, p: string, v: number, min: number, exc: boolean): void {
+    c.errors.push(fieldErr.invalid(p, v, `${p} in body should be greater than ${exc ? '' : 'or equal to '}${fmtBound(min, Number.isInteger(v))}`));
+  },
+  maximum(c: ValidationContext, p: string, v: number, max: number, exc: boolean): void {
+    c.errors.push(fieldErr.invalid(p, v, `${p} in body should be less than ${exc ? '' : 'or equal to '}${fmtBound(max, Number.isInteger(v))}`));
+  },
+  isMultiple(v: number, f: number): boolean {
+    if (Number.isInteger(v) && Number.isInteger(f)) return v % f === 0;
+    const m = f < 1 ? (1 / f) * v : v / f;
+    return Number.isInteger(m);
+  },
+  multipleOf(c: ValidationContext, p: string, v: number, f: number): void {
+    c.errors.push(fieldErr.invalid(p, v, `${p} in body should be a multiple of ${fmtBound(f, Number.isInteger(v))}`));
+  },
+  numFormat(c: ValidationContext, p: string, v: number, fname: string): void {
+    c.errors.push(fieldErr.typeInvalid(p, v, `${p} in body must be of type ${fname}`));
+  },
+  minItems(c: ValidationContext, p: string, n: number, min: number): void {
+    c.errors.push(fieldErr.invalid(p, n, `${p} in body should have at least ${min} items`));
+  },
+  tooMany(c: ValidationContext, p: string, n: number, max: number): void {
+    c.errors.push(fieldErr.tooMany(p, n, max));
+  },
+  /** uniqueItems: whether some item repeats (canonical JSON identity). */
+  hasDuplicate(v: unknown[]): boolean {
+    const seen = new Set<string>();
+    for (const x of v) {
+      const k = canonicalJSON(x);
+      if (seen.has(k)) return true;
+      seen.add(k);
+    }
+    return false;
+  },
+  notUnique(c: ValidationContext, p: string): void {
+    c.errors.push(fieldErr.invalid(p, '', `${p} in body shouldn't contain duplicates`));
+  },
+  /** A set list: whether some item repeats (no allocation for lists of strings). */
+  setHasDup(v: unknown[]): boolean {
+    const n = v.length;
+    for (let i = 0; i < n; i++) if (typeof v[i] !== 'string') return setHasDupSlow(v);
+    for (let i = 1; i < n; i++) {
+      const s = v[i];
+      for (let j = 0; j < i; j++) if (v[j] === s) return true;
+    }
+    return false;
+  },
+  setDupErr(c: ValidationContext, p: string, v: unknown[]): void {
+    const seen = new Set<string>();
+    for (let i = 0; i < v.length; i++) {
+      const k = typeof v[i] === 'string' ? 's' + (v[i] as string) : canonicalJSON(v[i]);
+      if (seen.has(k)) c.errors.push(fieldErr.duplicate(`${p}[${i}]`, v[i]));
+      else seen.add(k);
+    }
+  },
+  /** A list map: whether two object items share their key (no allocation for one string key). */
+  mapHasDup(v: unknown[], keys: string[]): boolean {
+    if (keys.length === 1) {
+      const key = keys[0];
+      const n = v.length;
+      let simple = true;
+      for (let i = 0; i < n; i++) {
+        const it = v[i];
+        if (isObject(it) && !(hasOwn(it, key) && typeof it[key] === 'string')) { simple = false; break; }
+      }
+      if (simple) {
+        for (let i = 1; i < n; i++) {
+          const a = v[i];
+          if (!isObject(a)) continue;
+          const ka = a[key];
+          for (let j = 0; j < i; j++) {
+            const b = v[j];
+            if (isObject(b) && b[key] === ka) return true;
+          }
+        }
+        return false;
+      }
+    }
+    const seen = new Set<string>();
+    for (const it of v) {
+      if (!isObject(it)) continue;
+      const k = mapKeyOf(it, keys);
+      if (seen.has(k)) return true;
+      seen.add(k);
+    }
+    return false;
+  },
+  mapDupErr(c: ValidationContext, p: string, v: unknown[], keys: string[]): void {
+    const seen = new Set<string>();
+    for (let i = 0; i < v.length; i++) {
+      const it = v[i];
+      if (!isObject(it)) continue;
+      const k = mapKeyOf(it, keys);
+      if (seen.has(k)) {
+        const keyObj: Record<string, unknown> = {};
+        for (const mk of keys) if (hasOwn(it, mk)) keyObj[mk] = it[mk];
+        c.errors.push(fieldErr.duplicate(`${p}[${i}]`, keyObj));
+      } else seen.add(k);
+    }
+  },
+  /** Old list-map items by key (validateUpdate correlates items of a list map by key). */
+  oldByKey(old: unknown[], keys: string[]): Map<string, unknown> {
+    const m = new Map<string, unknown>();
+    for (const o of old) if (isObject(o)) m.set(mapKeyOf(o, keys), o);
+    return m;
+  },
+  oldItem(m: Map<string, unknown> | null, it: unknown, keys: string[]): unknown {
+    return m !== null && isObject(it) ? m.get(mapKeyOf(it, keys)) : undefined;
+  },
+  forbiddenProp(c: ValidationContext, p: string, k: string): void {
+    c.errors.push(fieldErr.invalid(p, k, `${p === '' ? '' : p}.${k} in body is a forbidden property`));
+  },
+  required(c: ValidationContext, p: string): void {
+    c.errors.push(fieldErr.required(p));
+  },
+  minProps(c: ValidationContext, p: string, n: number, min: number): void {
+    c.errors.push(fieldErr.invalid(p, n, `${p} in body should have at least ${min} properties`));
+  },
+  anyOf(c: ValidationContext, x: unknown, o: unknown, d: number, branches: BranchFn[]): void {
+    let best: FieldError[] | null = null;
+    for (const b of branches) {
+      const errs = trial(b, x, o, c, d);
+      if (errs.length === 0) return;
+      if (!best || errs.length < best.length) best = errs;
+    }
+    const p = c.pathAt(d);
+    c.errors.push(fieldErr.invalid(p, '', `${p} in body must validate at least one schema (anyOf)`));
+    if (best) for (const e of best) c.errors.push(e);
+  },
+  oneOf(c: ValidationContext, x: unknown, o: unknown, d: number, branches: BranchFn[]): void {
+    let ok = 0;
+    let best: FieldError[] | null = null;
+    for (const b of branches) {
+      const errs = trial(b, x, o, c, d);
+      if (errs.length === 0) ok++;
+      else if (!best || errs.length < best.length) best = errs;
+    }
+    if (ok === 1) return;
+    const p = c.pathAt(d);
+    c.errors.push(fieldErr.invalid(p, '', `${p} in body must validate one and only one schema (oneOf)`));
+    if (ok === 0 && best) for (const e of best) c.errors.push(e);
+  },
+  not(c: ValidationContext, x: unknown, o: unknown, d: number, branch: BranchFn): void {
+    if (trial(branch, x, o, c, d).length === 0) {
+      const p = c.pathAt(d);
+      c.errors.push(fieldErr.invalid(p, '', `${p} in body must not validate the schema (not)`));
+    }
+  },
+};
+
+function setHasDupSlow(v: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const x of v) {
+    const k = typeof x === 'string' ? 's' + x : canonicalJSON(x);
+    if (seen.has(k)) return true;
+    seen.add(k);
+  }
+  return false;
+}
+
+export type Helpers = typeof H;

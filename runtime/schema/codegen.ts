@@ -1,0 +1,1164 @@
+// The code-generating schema compiler. Same contract and behaviour as compile.ts (the closure
+// compiler, kept as the reference implementation): same errors in the same order, same defaulting
+// and pruning. Validation is JavaScript source generated per schema and turned into a function once:
+//  - one function `f<id>(x, o, c, d)` per definition reached through `$ref` (so recursion works);
+//    small non-recursive definitions are inlined at their use sites;
+//  - straight-line type, enum, bound, length, pattern and format checks; a `for...in` loop over an
+//    object's keys (dispatching on the key, so errors keep the object's key order), loops over items
+//    and map values;
+//  - no allocation on the success path: `x` is the value, `o` the old value (only passed where a
+//    rule, CEL rule or metadata check below reads it), `c` the ValidationContext and `d` the depth of
+//    `x`'s path on c.segs/c.kinds. A path segment is written there only before a call that may read
+//    the path (a definition's function, a closure); inline checks know their trailing segments
+//    statically and build the path string only when they report an error.
+// Declarative rules, CEL rules and metadata checks stay closures the generated code calls (`R`),
+// with helpers (`H`, codegen-runtime.ts) for error messages and the few non-trivial checks.
+//
+// User data (property names, enum values, patterns, messages) never goes into the source raw: it
+// goes in as JSON string literals or as entries of the constants array (`K`).
+import type {
+  CompileOptions, CompiledCelRule, CompiledValidator, FieldError, FieldErrorReason, RuleSpec, Schema,
+} from './types.ts';
+import { CelCompileError } from './types.ts';
+import { ValidationContext } from './context.ts';
+import { fieldErr, NIL_COLLECTION } from './errors.ts';
+import { numberFormat, stringFormat } from './formats.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from './metadata.ts';
+import { getRule } from './rules/index.ts';
+import type { CompiledRule, RuleCheck, RuleEnv } from './rules/types.ts';
+import { hasOwn, isObject } from './rules/util.ts';
+import { SchemaCompileError } from './compile.ts';
+import { H, type Helpers } from './codegen-runtime.ts';
+import { FAST_SYNTAX } from './fastsyntax.ts';
+
+export { SchemaCompileError };
+
+type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
+
+/** A closure the generated code calls, with where it comes from. */
+export interface ClosureRef {
+  /** JSON pointer of the schema node. */
+  ptr: string;
+  /** `rule:<kind>`, `cel`, `metadata`, `absent:<kind>`. */
+  what: string;
+  fn: Check;
+}
+
+/** Generated source, its constants and the closures it calls. */
+export interface CompiledSource {
+  /**
+   * The body of a function of (K, R, H): K the constants, R the closures, H the helpers of
+   * codegen-runtime.ts. It returns the root validator `(x, o, c, d) => void`.
+   */
+  source: string;
+  constants: unknown[];
+  closures: ClosureRef[];
+}
+
+const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
+
+const SKIP_BESIDE_REF = new Set(['$ref', 'description', 'title', 'example', 'deprecated', 'x-cluster-source', 'x-cluster-deprecated', 'x-cluster-behavior-default', 'x-cluster-write-only', 'x-cluster-feature-gate', 'x-cluster-vendor-label', 'x-cluster-patch-strategy', 'x-cluster-patch-merge-key']);
+
+function ptrEscape(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const EMPTY_ARRAY: never[] = [];
+
+interface StrCheck { k: 'minLen' | 'maxLen'; n: number }
+interface PatternCheck { k: 'pattern'; re: RegExp; pattern: string }
+interface FormatCheck { k: 'format'; fname: string }
+interface NumBound { k: 'min' | 'max'; n: number; exc: boolean }
+interface MultipleCheck { k: 'multiple'; f: number }
+
+/** One compiled schema node: structure (for defaulting and pruning) and what to generate. */
+interface GNode {
+  id: number;
+  local: Schema;
+  schema: Schema;
+  props: Map<string, GNode> | null;
+  additional: GNode | null;
+  additionalAny: boolean;
+  items: GNode | null;
+  preserve: boolean;
+  embedded: boolean;
+  /** The $ref target of a wrapper. */
+  target: GNode | null;
+  /** A wrapper's local keywords, validated after the target. */
+  extra: GNode | null;
+  absent: { fn: number; updateOnly: boolean }[];
+  mapKeys: string[] | null;
+  hasDefaults: boolean;
+  isDef: boolean;
+  defName: string | null;
+  // ---- validation
+  /** The node validates nothing (no type, no checks). */
+  empty: boolean;
+  type: string | null;
+  intOrString: boolean;
+  typeLabel: string;
+  nullable: boolean;
+  enumValues: unknown[] | null;
+  str: (StrCheck | PatternCheck | FormatCheck)[];
+  num: (NumBound | MultipleCheck | FormatCheck)[];
+  arr: {
+    minItems: number; maxItems: number; unique: boolean; isSet: boolean; mapKeys: string[] | null; oldMapKeys: string[] | null;
+  } | null;
+  obj: { apFalse: boolean; required: string[]; minProps: number; maxProps: number; resource: boolean } | null;
+  allOf: GNode[] | null;
+  anyOf: GNode[] | null;
+  oneOf: GNode[] | null;
+  not: GNode | null;
+  /** Closure index of the root metadata check. */
+  meta: number;
+  rules: { fn: number; updateOnly: boolean; fast: FastRule | null }[];
+  cel: number;
+  // ---- analysis
+  needsOld: boolean;
+}
+
+interface Compiled {
+  root: GNode;
+  closures: ClosureRef[];
+  nodes: GNode[];
+  isResource: boolean;
+}
+
+function compileTree(schema: Schema, options: CompileOptions): Compiled {
+  const definitions = options.definitions ?? {};
+  const featureGates = options.featureGates ?? {};
+  const defNodes = new Map<string, GNode>();
+  const cel = options.cel;
+  const celErrorValue = options.celErrorValue ?? 'type';
+  const closures: ClosureRef[] = [];
+  const nodes: GNode[] = [];
+  const addClosure = (ptr: string, what: string, fn: Check): number => closures.push({ ptr, what, fn }) - 1;
+
+  function refName(ref: string, ptr: string): string {
+    const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(ref);
+    if (!m) throw new SchemaCompileError(ptr + '/$ref', `unsupported $ref ${JSON.stringify(ref)}: expected '#/components/schemas/<Name>'`);
+    const name = decodeURIComponent(m[1]).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!hasOwn(definitions, name)) throw new SchemaCompileError(ptr + '/$ref', `$ref to unknown definition ${JSON.stringify(name)}`);
+    return name;
+  }
+
+  const ruleScopes = new WeakMap<Schema, Schema>();
+
+  function resolve(s: Schema): Schema {
+    let cur = s;
+    for (let i = 0; i < 64 && cur.$ref; i++) {
+      const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(cur.$ref);
+      if (!m || !hasOwn(definitions, m[1])) return cur;
+      cur = definitions[m[1]];
+    }
+    return cur;
+  }
+
+  const env: RuleEnv = { featureGates, resolve };
+
+  function newNode(local: Schema, s: Schema): GNode {
+    const n: GNode = {
+      id: nodes.length, local, schema: s, props: null, additional: null, additionalAny: false, items: null,
+      preserve: false, embedded: false, target: null, extra: null, absent: [], mapKeys: null, hasDefaults: false,
+      isDef: false, defName: null, empty: true, type: null, intOrString: false, typeLabel: '', nullable: false,
+      enumValues: null, str: [], num: [], arr: null, obj: null, allOf: null, anyOf: null, oneOf: null, not: null,
+      meta: -1, rules: [], cel: -1, needsOld: false,
+    };
+    nodes.push(n);
+    return n;
+  }
+
+  function compileDef(name: string): GNode {
+    const existing = defNodes.get(name);
+    if (existing) return existing;
+    const s = definitions[name];
+    const node = newNode(s, s);
+    node.isDef = true;
+    node.defName = name;
+    defNodes.set(name, node);
+    build(node, s, `/components/schemas/${ptrEscape(name)}`, false);
+    return node;
+  }
+
+  function compileNode(s: Schema, ptr: string, isRoot = false): GNode {
+    if (!isObject(s)) throw new SchemaCompileError(ptr, 'schema must be an object');
+    if (s.$ref !== undefined) {
+      if (typeof s.$ref !== 'string') throw new SchemaCompileError(ptr + '/$ref', '$ref must be a string');
+      const target = compileDef(refName(s.$ref, ptr));
+      const extraKeys = Object.keys(s).filter((k) => !SKIP_BESIDE_REF.has(k));
+      if (extraKeys.length === 0 && !isRoot) return target;
+      const w = newNode(s, target.schema);
+      w.target = target;
+      const local: Schema = {};
+      for (const k of extraKeys) (local as Record<string, unknown>)[k] = (s as Record<string, unknown>)[k];
+      ruleScopes.set(local, { ...target.schema, ...local });
+      const extra = newNode(local, local);
+      build(extra, local, ptr, isRoot);
+      w.extra = extra;
+      w.absent = extra.absent;
+      w.hasDefaults = target.hasDefaults || local.default !== undefined;
+      w.empty = false;
+      return w;
+    }
+    const node = newNode(s, s);
+    build(node, s, ptr, isRoot);
+    return node;
+  }
+
+  function compileRules(s: Schema, ptr: string): [RuleSpec, CompiledRule][] {
+    const specs: RuleSpec[] = [];
+    if (s['x-cluster-immutable'] === true) specs.push({ rule: 'immutable' });
+    const rules = s['x-cluster-rules'];
+    if (rules !== undefined && !Array.isArray(rules)) throw new SchemaCompileError(ptr + '/x-cluster-rules', 'x-cluster-rules must be a list');
+    const out: [RuleSpec, CompiledRule][] = [];
+    const all = [...specs.map((r) => [r, ptr + '/x-cluster-immutable'] as const), ...(rules ?? []).map((r, i) => [r, `${ptr}/x-cluster-rules/${i}`] as const)];
+    for (const [r, rp] of all) {
+      if (!isObject(r) || typeof r.rule !== 'string') throw new SchemaCompileError(rp, 'a rule must be an object with a string `rule`');
+      const kind = getRule(r.rule);
+      if (!kind) throw new SchemaCompileError(rp, `unknown rule kind ${JSON.stringify(r.rule)}`);
+      const node = ruleScopes.get(s) ?? s;
+      const problem = kind.checkParams(r, node, env);
+      if (problem) throw new SchemaCompileError(rp, `rule ${r.rule}: ${problem}`);
+      const c = kind.compile(r, node, env);
+      if (c) out.push([r, c]);
+    }
+    return out;
+  }
+
+  function compileCel(s: Schema, ptr: string): Check | null {
+    const rules = s['x-cluster-validations'];
+    if (rules === undefined) return null;
+    if (!Array.isArray(rules)) throw new SchemaCompileError(ptr + '/x-cluster-validations', 'x-cluster-validations must be a list');
+    if (rules.length === 0) return null;
+    if (!cel) throw new SchemaCompileError(ptr + '/x-cluster-validations', 'the schema has CEL rules (x-cluster-validations) but no CEL engine was given');
+    const scope = ruleScopes.get(s) ?? resolve(s);
+    const typeValue = s['x-cluster-int-or-string'] ? 'integer-or-string' : scope.type ?? '';
+    const compiled: { rule: CompiledCelRule; text: string; fieldPath: string[] | null; optionalOld: boolean; reason?: string; message?: string }[] = [];
+    rules.forEach((r, i) => {
+      const rp = `${ptr}/x-cluster-validations/${i}`;
+      if (!isObject(r) || typeof r.rule !== 'string') throw new SchemaCompileError(rp, 'a validation rule must have a string `rule`');
+      let c: CompiledCelRule;
+      try {
+        c = cel.compileRule(r, scope, definitions);
+      } catch (e) {
+        const msg = e instanceof CelCompileError || e instanceof Error ? e.message : String(e);
+        throw new SchemaCompileError(rp + '/rule', `compilation failed: ${msg}`);
+      }
+      compiled.push({
+        rule: c, text: r.rule.trim(), fieldPath: r.fieldPath ? parseFieldPath(r.fieldPath, rp) : null,
+        optionalOld: r.optionalOldSelf === true, reason: r.reason, message: r.message,
+      });
+    });
+    const n = compiled.length;
+    return (v, old, ctx) => {
+      for (let i = 0; i < n; i++) {
+        const c = compiled[i];
+        if (c.rule.isTransitionRule && !c.optionalOld && (!ctx.update || old === undefined)) continue;
+        const res = c.rule.evaluate(v, old);
+        if (res.ok) continue;
+        let field = ctx.path();
+        if ('error' in res) {
+          ctx.add(fieldErr.invalid(field, celErrorValue === 'value' ? v : typeValue, res.error));
+          continue;
+        }
+        const fp = res.fieldPath ? parseFieldPath(res.fieldPath, ptr) : c.fieldPath;
+        if (fp) for (const seg of fp) field = field === '' ? seg : seg.startsWith('[') ? field + seg : `${field}.${seg}`;
+        const reason: FieldErrorReason = res.reason ?? (c.reason as FieldErrorReason | undefined) ?? 'FieldValueInvalid';
+        const message = res.message || (c.message === '' ? '' : c.message || `failed rule: ${c.text}`);
+        const shown = celErrorValue === 'value' ? goValueAt(v, fp, scope, resolve) : typeValue;
+        ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
+      }
+    };
+  }
+
+  function num(v: unknown, ptr: string): number {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaCompileError(ptr, 'must be a number');
+    return v;
+  }
+
+  function build(node: GNode, s: Schema, ptr: string, isRoot: boolean): void {
+    let nChecks = 0;
+    const type = s.type;
+    if (type !== undefined && !TYPES.has(type)) throw new SchemaCompileError(ptr + '/type', `unknown type ${JSON.stringify(type)}`);
+    const intOrString = s['x-cluster-int-or-string'] === true;
+    node.intOrString = intOrString;
+    node.type = type ?? null;
+    node.typeLabel = intOrString ? 'integer,string' : type ?? '';
+    node.nullable = s.nullable === true;
+    node.preserve = s['x-cluster-preserve-unknown-fields'] === true;
+    node.embedded = s['x-cluster-embedded-resource'] === true;
+
+    // ---- enum
+    if (s.enum !== undefined) {
+      if (!Array.isArray(s.enum)) throw new SchemaCompileError(ptr + '/enum', 'enum must be a list');
+      node.enumValues = s.enum;
+      nChecks++;
+    }
+
+    // ---- strings
+    if (s.minLength !== undefined) node.str.push({ k: 'minLen', n: num(s.minLength, ptr + '/minLength') });
+    if (s.maxLength !== undefined) node.str.push({ k: 'maxLen', n: num(s.maxLength, ptr + '/maxLength') });
+    if (s.pattern !== undefined) {
+      let re: RegExp;
+      try {
+        re = new RegExp(s.pattern, 'u');
+      } catch (e) {
+        try {
+          re = new RegExp(s.pattern);
+        } catch {
+          throw new SchemaCompileError(ptr + '/pattern', `invalid pattern: ${(e as Error).message}`);
+        }
+      }
+      node.str.push({ k: 'pattern', re, pattern: s.pattern });
+    }
+    if (s.format !== undefined) {
+      const sf = stringFormat(s.format);
+      if (sf && (type === 'string' || type === undefined || intOrString)) node.str.push({ k: 'format', fname: s.format });
+    }
+    if (node.str.length) nChecks++;
+
+    // ---- numbers
+    if (s.minimum !== undefined) node.num.push({ k: 'min', n: num(s.minimum, ptr + '/minimum'), exc: s.exclusiveMinimum === true });
+    if (s.maximum !== undefined) node.num.push({ k: 'max', n: num(s.maximum, ptr + '/maximum'), exc: s.exclusiveMaximum === true });
+    if (s.multipleOf !== undefined) {
+      const f = num(s.multipleOf, ptr + '/multipleOf');
+      if (f <= 0) throw new SchemaCompileError(ptr + '/multipleOf', 'multipleOf must be positive');
+      node.num.push({ k: 'multiple', f });
+    }
+    if (s.format !== undefined && (type === 'integer' || type === 'number')) {
+      if (numberFormat(s.format)) node.num.push({ k: 'format', fname: s.format });
+    }
+    if (node.num.length) nChecks++;
+
+    // ---- arrays
+    const listType = s['x-cluster-list-type'];
+    if (s.items !== undefined) {
+      if (Array.isArray(s.items)) throw new SchemaCompileError(ptr + '/items', 'items must be a single schema (tuple items are not supported)');
+      node.items = compileNode(s.items, ptr + '/items');
+    }
+    if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map') {
+      throw new SchemaCompileError(ptr + '/x-cluster-list-type', `unknown list type ${JSON.stringify(listType)}`);
+    }
+    if (listType === 'map') {
+      const keys = s['x-cluster-list-map-keys'];
+      if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) {
+        throw new SchemaCompileError(ptr + '/x-cluster-list-map-keys', 'x-cluster-list-type map needs x-cluster-list-map-keys');
+      }
+      node.mapKeys = [...keys].sort();
+    }
+    const ruleSpecs = Array.isArray(s['x-cluster-rules']) ? s['x-cluster-rules'] : [];
+    const mapKeysByRule = node.mapKeys !== null && node.mapKeys.length === 1
+      && ruleSpecs.some((r) => isObject(r) && r.rule === 'uniqueBy' && r.key === node.mapKeys![0]);
+    {
+      const minItems = s.minItems !== undefined ? num(s.minItems, ptr + '/minItems') : -1;
+      const maxItems = s.maxItems !== undefined ? num(s.maxItems, ptr + '/maxItems') : -1;
+      const unique = s.uniqueItems === true;
+      const isSet = listType === 'set';
+      const mapKeys = mapKeysByRule ? null : node.mapKeys;
+      if (node.items || minItems >= 0 || maxItems >= 0 || unique || isSet || mapKeys) {
+        node.arr = { minItems, maxItems, unique, isSet, mapKeys, oldMapKeys: node.mapKeys };
+        nChecks++;
+      }
+    }
+
+    // ---- objects
+    const mapType = s['x-cluster-map-type'];
+    if (mapType !== undefined && mapType !== 'granular' && mapType !== 'atomic') {
+      throw new SchemaCompileError(ptr + '/x-cluster-map-type', `unknown map type ${JSON.stringify(mapType)}`);
+    }
+    if (s.properties !== undefined) {
+      if (!isObject(s.properties)) throw new SchemaCompileError(ptr + '/properties', 'properties must be a map');
+      node.props = new Map();
+      for (const [k, ps] of Object.entries(s.properties)) node.props.set(k, compileNode(ps, `${ptr}/properties/${ptrEscape(k)}`));
+    }
+    const ap = s.additionalProperties;
+    let apFalse = false;
+    if (ap !== undefined) {
+      if (ap === true) node.additionalAny = true;
+      else if (ap === false) apFalse = true;
+      else if (isObject(ap)) node.additional = compileNode(ap, ptr + '/additionalProperties');
+      else throw new SchemaCompileError(ptr + '/additionalProperties', 'additionalProperties must be a schema or a boolean');
+    }
+    const requiredList = s.required ?? EMPTY_ARRAY;
+    if (!Array.isArray(requiredList)) throw new SchemaCompileError(ptr + '/required', 'required must be a list');
+    const required = requiredList.filter((r) => !(isObject(s.properties) && hasOwn(s.properties, r) && reportsAbsence(s.properties[r] as Schema)));
+    const minProps = s.minProperties !== undefined ? num(s.minProperties, ptr + '/minProperties') : -1;
+    const maxProps = s.maxProperties !== undefined ? num(s.maxProperties, ptr + '/maxProperties') : -1;
+    const resource = isRoot ? options.resource : undefined;
+    if (node.props || node.additional || apFalse || required.length || minProps >= 0 || maxProps >= 0) {
+      node.obj = { apFalse, required, minProps, maxProps, resource: resource !== undefined };
+      nChecks++;
+    }
+
+    // ---- composition
+    const branches = (key: 'allOf' | 'anyOf' | 'oneOf'): GNode[] | null => {
+      const list = s[key];
+      if (list === undefined) return null;
+      if (!Array.isArray(list)) throw new SchemaCompileError(`${ptr}/${key}`, `${key} must be a list`);
+      return list.map((b, i) => compileNode(b, `${ptr}/${key}/${i}`));
+    };
+    node.allOf = branches('allOf');
+    node.anyOf = branches('anyOf');
+    node.oneOf = branches('oneOf');
+    node.not = s.not !== undefined ? compileNode(s.not, ptr + '/not') : null;
+    if (node.allOf) nChecks++;
+    if (node.anyOf) nChecks++;
+    if (node.oneOf) nChecks++;
+    if (node.not) nChecks++;
+    if (node.embedded) nChecks++;
+
+    // ---- resource metadata
+    if (resource) {
+      const r = resource;
+      const rootMeta = { path: 'metadata', nameSyntax: r.nameSyntax, requireName: true, namespaced: r.namespaced };
+      node.meta = addClosure(ptr, 'metadata', (v, old, ctx) => {
+        if (!isObject(v)) return;
+        const mp = ctx.depth === 0 ? 'metadata' : `${ctx.path()}.metadata`;
+        validateObjectMeta(v.metadata, ctx.depth === 0 ? rootMeta : { ...rootMeta, path: mp }, ctx.errors);
+        if (ctx.update && isObject(old)) validateObjectMetaUpdate(v.metadata, old.metadata, mp, ctx.errors);
+      });
+      nChecks++;
+    }
+
+    // ---- declarative rules
+    const rules = compileRules(s, ptr);
+    rules.forEach(([spec, r]) => {
+      const fn = addClosure(ptr, `rule:${spec.rule}`, r.check);
+      if (r.whenAbsent) node.absent.push({ fn, updateOnly: !!r.updateOnly });
+      node.rules.push({ fn, updateOnly: !!r.updateOnly, fast: fastRule(spec) });
+      nChecks++;
+    });
+
+    // ---- CEL
+    const celCheck = compileCel(s, ptr);
+    if (celCheck) {
+      node.cel = addClosure(ptr, 'cel', celCheck);
+      nChecks++;
+    }
+
+    // ---- defaults
+    if (s.default !== undefined) node.hasDefaults = true;
+    const childHasDefaults = (): boolean => {
+      if (node.props) for (const c of node.props.values()) if (c.hasDefaults) return true;
+      return !!(node.items?.hasDefaults || node.additional?.hasDefaults);
+    };
+    if (childHasDefaults()) node.hasDefaults = true;
+
+    const hasType = intOrString || type !== undefined;
+    node.empty = !hasType && nChecks === 0;
+  }
+
+  const root = compileNode(schema, '', true);
+
+  // Which nodes read the old value (rules, CEL, metadata): the others are given undefined.
+  const ownOld = (n: GNode): boolean => n.rules.length > 0 || n.cel >= 0 || n.meta >= 0 || n.absent.length > 0;
+  for (const n of nodes) n.needsOld = ownOld(n);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const n of nodes) {
+      if (n.needsOld) continue;
+      const kids: (GNode | null)[] = [n.target, n.extra, n.items, n.additional, n.not, ...(n.props?.values() ?? []), ...(n.allOf ?? []), ...(n.anyOf ?? []), ...(n.oneOf ?? [])];
+      if (kids.some((k) => k?.needsOld)) { n.needsOld = true; changed = true; }
+    }
+  }
+  return { root, closures, nodes, isResource: !!options.resource };
+}
+
+/**
+ * A rule whose closure reports nothing when a fast syntax check accepts the value (or every key):
+ * the generated code calls the closure only when that check rejects.
+ */
+interface FastRule { on: 'value' | 'keys'; syntax: string }
+
+function fastRule(spec: RuleSpec): FastRule | null {
+  if ((spec.rule !== 'syntax' && spec.rule !== 'keySyntax') || typeof spec.syntax !== 'string' || !hasOwn(FAST_SYNTAX, spec.syntax)) return null;
+  return { on: spec.rule === 'syntax' ? 'value' : 'keys', syntax: spec.syntax };
+}
+
+/** Whether a property's own rules include a nonEmpty that also runs when it is absent. */
+function reportsAbsence(ps: Schema): boolean {
+  const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
+  return Array.isArray(rules) && rules.some((r) => isObject(r) && r.rule === 'nonEmpty' && r.whenAbsent !== false);
+}
+
+function knownReason(r: string): FieldErrorReason {
+  switch (r) {
+    case 'FieldValueRequired': case 'FieldValueInvalid': case 'FieldValueTypeInvalid': case 'FieldValueNotSupported':
+    case 'FieldValueForbidden': case 'FieldValueTooLong': case 'FieldValueTooMany': case 'FieldValueDuplicate':
+    case 'FieldValueNotFound': case 'InternalError':
+      return r;
+    default:
+      return 'FieldValueInvalid';
+  }
+}
+
+function valueAt(v: unknown, fp: string[] | null): unknown {
+  let cur = v;
+  for (const seg of fp ?? []) cur = isObject(cur) && hasOwn(cur, seg) ? cur[seg] : undefined;
+  return cur;
+}
+
+/** The value at a CEL rule's fieldPath as upstream's Go validation shows it (see compile.ts). */
+function goValueAt(v: unknown, fp: string[] | null, scope: Schema, resolve: (s: Schema) => Schema): unknown {
+  const value = valueAt(v, fp);
+  let s: Schema | undefined = scope;
+  for (const seg of fp ?? []) {
+    if (!s) break;
+    const props: Record<string, Schema> | undefined = s.properties;
+    if (props && hasOwn(props, seg)) s = resolve(props[seg]);
+    else if (isObject(s.additionalProperties)) s = resolve(s.additionalProperties as Schema);
+    else s = undefined;
+  }
+  if (!s) return value;
+  const isMap = s.type === 'object' && !s.properties && isObject(s.additionalProperties);
+  if (value === undefined && (isMap || s.type === 'array')) return NIL_COLLECTION;
+  if (isMap && isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
+  return value;
+}
+
+function parseFieldPath(fp: string, ptr: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < fp.length) {
+    if (fp[i] === '.') {
+      const m = /^\.([^.[\]]+)/.exec(fp.slice(i));
+      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
+      out.push(m[1]);
+      i += m[0].length;
+    } else if (fp[i] === '[') {
+      const m = /^\[\s*'((?:[^'\\]|\\.)*)'\s*\]/.exec(fp.slice(i));
+      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)} (numeric list indexes are not supported)`);
+      out.push(m[1].replace(/\\(.)/g, '$1'));
+      i += m[0].length;
+    } else if (i === 0) {
+      const m = /^([^.[\]]+)/.exec(fp);
+      out.push(m![1]);
+      i += m![0].length;
+    } else {
+      throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code generation
+
+/** A path segment not yet written to the context's stack: a property (0), index (1) or key (2). */
+interface Seg { t: 0 | 1 | 2; code: string }
+/** Where the value is: `base + off` segments on the stack, then `pend` segments known statically. */
+interface PathState { base: string; off: number; pend: Seg[] }
+
+function depthCode(p: PathState): string {
+  return p.off === 0 ? p.base : `${p.base}+${p.off}`;
+}
+
+function pathCode(p: PathState): string {
+  let s = `c.pathAt(${depthCode(p)})`;
+  for (const g of p.pend) s = g.t === 0 ? `H.pj(${s},${g.code})` : `H.pb(${s},${g.code})`;
+  return s;
+}
+
+function child(p: PathState, seg: Seg): PathState {
+  return { base: p.base, off: p.off, pend: [...p.pend, seg] };
+}
+
+/** A JS literal for a JSON-safe primitive, or null. */
+function literal(v: unknown): string | null {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'boolean') return String(v);
+  if (v === null) return 'null';
+  if (typeof v === 'number' && Number.isFinite(v)) return Object.is(v, -0) ? '(-0)' : `(${String(v)})`;
+  return null;
+}
+
+const TYPE_CODE: Record<string, (x: string) => string> = {
+  object: (x) => `(typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x}))`,
+  array: (x) => `Array.isArray(${x})`,
+  string: (x) => `(typeof ${x} === "string")`,
+  integer: (x) => `(typeof ${x} === "number" && Number.isInteger(${x}))`,
+  number: (x) => `(typeof ${x} === "number" && Number.isFinite(${x}))`,
+  boolean: (x) => `(typeof ${x} === "boolean")`,
+};
+
+/** Definitions up to this many nodes (and not recursive) are inlined at their use sites. */
+const INLINE_LIMIT = 40;
+
+class Generator {
+  readonly consts: unknown[] = [];
+  private readonly prelude: string[] = [];
+  private readonly fns: string[] = [];
+  /** Branch lists of anyOf/oneOf, bound after the function declarations. */
+  private readonly fnsAfter: string[] = [];
+  private readonly fnNames = new Map<GNode, string>();
+  private readonly stackMemo = new Map<GNode, boolean>();
+  private readonly inlineMemo = new Map<GNode, boolean>();
+  private tmp = 0;
+
+  constructor(private readonly tree: Compiled) {}
+
+  private v(prefix: string): string {
+    return `${prefix}${this.tmp++}`;
+  }
+
+  /** A constant bound once in the prelude; JSON-safe values are written as literals. */
+  constExpr(value: unknown, asLiteral = true): string {
+    const name = this.v('k');
+    let json: string | undefined;
+    if (asLiteral) {
+      try {
+        json = JSON.stringify(value);
+        if (json !== undefined && !deepJsonSafe(value)) json = undefined;
+      } catch {
+        json = undefined;
+      }
+    }
+    if (json !== undefined) this.prelude.push(`const ${name} = ${json};`);
+    else {
+      const i = this.consts.push(value) - 1;
+      this.prelude.push(`const ${name} = K[${i}];`);
+    }
+    return name;
+  }
+
+  private raw(line: string): void {
+    this.prelude.push(line);
+  }
+
+  /** Whether a definition is inlined at its use sites. */
+  private inlineDef(n: GNode): boolean {
+    const m = this.inlineMemo.get(n);
+    if (m !== undefined) return m;
+    // a small definition that reaches no definition recursively is inlined; the others are functions
+    this.inlineMemo.set(n, false);
+    const ok = n.isDef && n !== this.tree.root && this.inlineSize(n, new Set(), 0) <= INLINE_LIMIT;
+    this.inlineMemo.set(n, ok);
+    return ok;
+  }
+
+  /** The number of nodes a definition's inline code covers (INLINE_LIMIT + 1 when too many or recursive). */
+  private inlineSize(n: GNode, path: Set<GNode>, acc: number): number {
+    if (path.has(n) || acc > INLINE_LIMIT) return INLINE_LIMIT + 1;
+    if (n.anyOf || n.oneOf || n.not) return INLINE_LIMIT + 1; // branches are functions anyway
+    path.add(n);
+    let size = acc + 1;
+    const kids: (GNode | null)[] = [n.target, n.extra, n.items, n.additional, ...(n.props?.values() ?? []), ...(n.allOf ?? [])];
+    for (const k of kids) {
+      if (k === null) continue;
+      size = this.inlineSize(k, path, size);
+      if (size > INLINE_LIMIT) break;
+    }
+    path.delete(n);
+    return size;
+  }
+
+  /** Whether a node's inline code calls something that reads the path stack. */
+  private needsStack(n: GNode): boolean {
+    const m = this.stackMemo.get(n);
+    if (m !== undefined) return m;
+    this.stackMemo.set(n, true); // cycles only go through definitions (called, so true anyway)
+    let r: boolean;
+    if (n.isDef && !this.inlineDef(n)) r = true;
+    else if (n.target) r = true;
+    else {
+      r = n.rules.length > 0 || n.cel >= 0 || n.meta >= 0 || n.embedded || n.anyOf !== null || n.oneOf !== null || n.not !== null;
+      if (!r && n.props) for (const c of n.props.values()) if (this.needsStack(c) || c.absent.length > 0) { r = true; break; }
+      if (!r && n.additional) r = this.needsStack(n.additional);
+      if (!r && n.items) r = this.needsStack(n.items);
+      if (!r && n.allOf) r = n.allOf.some((b) => this.needsStack(b));
+    }
+    this.stackMemo.set(n, r);
+    return r;
+  }
+
+  /** The function validating a node `(x, o, c, d)`. */
+  fnFor(n: GNode): string {
+    let name = this.fnNames.get(n);
+    if (name) return name;
+    name = `f${n.id}`;
+    this.fnNames.set(n, name);
+    const out: string[] = [];
+    this.body(n, 'x', 'o', { base: 'd', off: 0, pend: [] }, out);
+    const label = n.defName !== null ? ` // ${n.defName.replace(/[^A-Za-z0-9_.-]/g, '_')}` : '';
+    this.fns.push(`function ${name}(x, o, c, d) {${label}\n${out.join('\n')}\n}`);
+    return name;
+  }
+
+  private materialize(p: PathState, out: string[]): PathState {
+    if (p.pend.length === 0) return p;
+    let off = p.off;
+    for (const g of p.pend) {
+      const at = off === 0 ? p.base : `${p.base}+${off}`;
+      out.push(`c.segs[${at}] = ${g.code}; c.kinds[${at}] = ${g.t};`);
+      off++;
+    }
+    return { base: p.base, off, pend: [] };
+  }
+
+  /** Emits the validation of the value in `x` (an identifier) by node `n`. */
+  node(n: GNode, x: string, o: string, p: PathState, out: string[]): void {
+    if (n.isDef && !this.inlineDef(n)) {
+      const f = this.fnFor(n);
+      const q = this.materialize(p, out);
+      out.push(`${f}(${x}, ${n.needsOld ? o : 'undefined'}, c, ${depthCode(q)});`);
+      return;
+    }
+    this.body(n, x, o, p, out);
+  }
+
+  /** Emits a node's own checks (never a call to its own function). */
+  body(n: GNode, x: string, o: string, p: PathState, out: string[]): void {
+    if (n.empty) return;
+    if (this.needsStack(n)) p = this.materialize(p, out);
+    if (n.target) {
+      this.node(n.target, x, o, p, out);
+      this.node(n.extra!, x, o, p, out);
+      return;
+    }
+    const checks: string[] = [];
+    this.checks(n, x, o, p, checks);
+    const typeCode = n.intOrString
+      ? `(typeof ${x} === "string" || (typeof ${x} === "number" && Number.isInteger(${x})))`
+      : n.type ? TYPE_CODE[n.type](x) : null;
+    const lines: string[] = [];
+    if (typeCode) {
+      lines.push(`if (!${typeCode}) H.typeErr(c, ${pathCode(p)}, ${x}, ${JSON.stringify(n.typeLabel)});`);
+      if (checks.length) lines.push(`else {`, ...checks, `}`);
+    } else {
+      lines.push(...checks);
+    }
+    if (lines.length === 0) return;
+    if (n.nullable) out.push(`if (${x} !== null) {`, ...lines, `}`);
+    else out.push(...lines);
+  }
+
+  private checks(n: GNode, x: string, o: string, p: PathState, out: string[]): void {
+    const t = n.intOrString ? null : n.type;
+    // ---- enum
+    if (n.enumValues) {
+      const vals = n.enumValues;
+      const prim = vals.filter((v) => typeof v !== 'object' || v === null);
+      const complex = vals.filter((v) => typeof v === 'object' && v !== null);
+      // fieldErr.notSupported's message tail, computed once
+      const shownList = vals.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      const shown = this.constExpr(shownList.length ? ': supported values: ' + shownList.map((v) => JSON.stringify(v)).join(', ') : '');
+      const conds: string[] = [];
+      const lits = prim.map(literal);
+      if (lits.every((l) => l !== null) && prim.length <= 16) {
+        for (const l of lits) conds.push(`${x} === ${l}`);
+      } else {
+        const set = this.constExpr(new Set(prim), false);
+        conds.push(`${set}.has(${x})`);
+      }
+      if (complex.length) {
+        const cx = this.constExpr(complex, false);
+        conds.push(`(typeof ${x} === "object" && ${cx}.some((e) => H.deepEqual(e, ${x})))`);
+      }
+      out.push(`if (!(${conds.length ? conds.join(' || ') : 'false'})) H.enumErr(c, ${pathCode(p)}, ${x}, ${shown});`);
+    }
+    // ---- strings
+    if (n.str.length) {
+      const lines: string[] = [];
+      for (const s of n.str) {
+        switch (s.k) {
+          case 'minLen':
+            lines.push(`if (${x}.length < ${2 * s.n} && H.runeCount(${x}) < ${s.n}) H.minLen(c, ${pathCode(p)}, ${x}, ${s.n});`);
+            break;
+          case 'maxLen':
+            lines.push(`if (${x}.length > ${s.n} && H.runeCount(${x}) > ${s.n}) H.maxLen(c, ${pathCode(p)}, ${s.n});`);
+            break;
+          case 'pattern': {
+            const re = this.v('re');
+            this.raw(`const ${re} = new RegExp(${JSON.stringify(s.pattern)}, ${JSON.stringify(s.re.flags)});`);
+            lines.push(`if (!${re}.test(${x})) H.pattern(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.pattern)});`);
+            break;
+          }
+          case 'format': {
+            const f = this.v('sf');
+            this.raw(`const ${f} = H.stringFormat(${JSON.stringify(s.fname)});`);
+            lines.push(`if (!${f}(${x})) H.strFormat(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.fname)});`);
+            break;
+          }
+        }
+      }
+      if (t === 'string') out.push(...lines);
+      else out.push(`if (typeof ${x} === "string") {`, ...lines, `}`);
+    }
+    // ---- numbers
+    if (n.num.length) {
+      const lines: string[] = [];
+      for (const s of n.num) {
+        switch (s.k) {
+          case 'min':
+            lines.push(`if (${x} ${s.exc ? '<=' : '<'} ${literal(s.n)}) H.minimum(c, ${pathCode(p)}, ${x}, ${literal(s.n)}, ${s.exc});`);
+            break;
+          case 'max':
+            lines.push(`if (${x} ${s.exc ? '>=' : '>'} ${literal(s.n)}) H.maximum(c, ${pathCode(p)}, ${x}, ${literal(s.n)}, ${s.exc});`);
+            break;
+          case 'multiple':
+            lines.push(`if (!H.isMultiple(${x}, ${literal(s.f)})) H.multipleOf(c, ${pathCode(p)}, ${x}, ${literal(s.f)});`);
+            break;
+          case 'format': {
+            const f = this.v('nf');
+            this.raw(`const ${f} = H.numberFormat(${JSON.stringify(s.fname)});`);
+            lines.push(`if (!${f}(${x})) H.numFormat(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.fname)});`);
+            break;
+          }
+        }
+      }
+      if (t === 'number' || t === 'integer') out.push(...lines);
+      else out.push(`if (typeof ${x} === "number") {`, ...lines, `}`);
+    }
+    // ---- arrays
+    if (n.arr) this.arrayChecks(n, x, o, p, t === 'array', out);
+    // ---- objects
+    if (n.obj) this.objectChecks(n, x, o, p, t === 'object', out);
+    // ---- composition
+    if (n.allOf) for (const b of n.allOf) this.node(b, x, o, p, out);
+    const q = p; // materialized by body() when any of the following is present
+    if (n.anyOf) {
+      const bs = this.v('B');
+      this.fnsAfter.push(`const ${bs} = [${n.anyOf.map((b) => this.fnFor(b)).join(', ')}];`);
+      out.push(`H.anyOf(c, ${x}, ${o}, ${depthCode(q)}, ${bs});`);
+    }
+    if (n.oneOf) {
+      const bs = this.v('B');
+      this.fnsAfter.push(`const ${bs} = [${n.oneOf.map((b) => this.fnFor(b)).join(', ')}];`);
+      out.push(`H.oneOf(c, ${x}, ${o}, ${depthCode(q)}, ${bs});`);
+    }
+    if (n.not) out.push(`H.not(c, ${x}, ${o}, ${depthCode(q)}, ${this.fnFor(n.not)});`);
+    // ---- embedded resources and resource metadata
+    if (n.embedded) {
+      const call = `H.embedded(${x}, c.pathAt(${depthCode(q)}), c.errors);`;
+      out.push(t === 'object' ? call : `if (H.isObject(${x})) ${call}`);
+    }
+    if (n.meta >= 0) out.push(`c.len = ${depthCode(q)}; r${n.meta}(${x}, ${o}, c);`);
+    // ---- rules and CEL
+    for (const r of n.rules) {
+      let call = `c.len = ${depthCode(q)}; r${r.fn}(${x}, ${o}, c);`;
+      if (r.fast) {
+        const ok = this.v('ok');
+        this.raw(`const ${ok} = H.fastSyntax[${JSON.stringify(r.fast.syntax)}];`);
+        call = r.fast.on === 'value'
+          ? `if (typeof ${x} !== "string" || !${ok}(${x})) { ${call} }`
+          : `if (!H.isObject(${x}) || !H.keysOk(${x}, ${ok})) { ${call} }`;
+      }
+      out.push(r.updateOnly ? `if (c.update) { ${call} }` : call);
+    }
+    if (n.cel >= 0) out.push(`c.len = ${depthCode(q)}; r${n.cel}(${x}, ${o}, c);`);
+  }
+
+
+  private arrayChecks(n: GNode, x: string, o: string, p: PathState, typed: boolean, out: string[]): void {
+    const a = n.arr!;
+    const lines: string[] = [];
+    const items = n.items;
+    if (items && !items.empty) {
+      const i = this.v('i');
+      const y = this.v('y');
+      const ip = child(p, { t: 1, code: i });
+      let oi = 'undefined';
+      if (a.oldMapKeys && items.needsOld) {
+        const keys = this.constExpr(a.oldMapKeys);
+        const ob = this.v('ob');
+        lines.push(`const ${ob} = c.update && Array.isArray(${o}) ? H.oldByKey(${o}, ${keys}) : null;`);
+        oi = this.v('oi');
+        const inner: string[] = [];
+        inner.push(`const ${oi} = H.oldItem(${ob}, ${y}, ${keys});`);
+        this.node(items, y, oi, ip, inner);
+        lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y} = ${x}[${i}];`, ...inner, `}`);
+      } else {
+        const inner: string[] = [];
+        this.node(items, y, 'undefined', ip, inner);
+        if (inner.length) lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y} = ${x}[${i}];`, ...inner, `}`);
+      }
+    }
+    if (a.minItems >= 0) lines.push(`if (${x}.length < ${literal(a.minItems)}) H.minItems(c, ${pathCode(p)}, ${x}.length, ${literal(a.minItems)});`);
+    if (a.maxItems >= 0) lines.push(`if (${x}.length > ${literal(a.maxItems)}) H.tooMany(c, ${pathCode(p)}, ${x}.length, ${literal(a.maxItems)});`);
+    if (a.unique && !a.isSet) lines.push(`if (H.hasDuplicate(${x})) H.notUnique(c, ${pathCode(p)});`);
+    if (a.isSet) lines.push(`if (${x}.length > 1 && H.setHasDup(${x})) H.setDupErr(c, ${pathCode(p)}, ${x});`);
+    if (a.mapKeys) {
+      const keys = this.constExpr(a.mapKeys);
+      lines.push(`if (${x}.length > 1 && H.mapHasDup(${x}, ${keys})) H.mapDupErr(c, ${pathCode(p)}, ${x}, ${keys});`);
+    }
+    if (!lines.length) return;
+    if (typed) out.push(...lines);
+    else out.push(`if (Array.isArray(${x})) {`, ...lines, `}`);
+  }
+
+  private objectChecks(n: GNode, x: string, o: string, p: PathState, typed: boolean, out: string[]): void {
+    const ob = n.obj!;
+    const lines: string[] = [];
+    const props = n.props;
+    const additional = n.additional && !n.additional.empty ? n.additional : null;
+    const counting = ob.minProps >= 0 || ob.maxProps >= 0;
+    const cnt = counting ? this.v('n') : '';
+    // the old object, for children that read it
+    const kidsOld = (props && [...props.values()].some((c) => c.needsOld)) || (additional?.needsOld ?? false);
+    const oo = kidsOld ? this.v('oo') : '';
+    if (kidsOld) lines.push(`const ${oo} = ${o} !== undefined && H.isObject(${o}) ? ${o} : undefined;`);
+    const oldOf = (kc: GNode, key: string): string => (kc.needsOld ? `(${oo} !== undefined && hop.call(${oo}, ${key}) ? ${oo}[${key}] : undefined)` : 'undefined');
+    // the loop over the object's keys
+    const k = this.v('k');
+    const cases: string[] = [];
+    const caseBodies = new Map<string, string[]>();
+    let anyCase = false;
+    if (props) {
+      for (const [name, kc] of props) {
+        const lit = JSON.stringify(name);
+        const body: string[] = [];
+        if (!kc.empty) {
+          const y = this.v('y');
+          const inner: string[] = [];
+          const ov = kc.needsOld ? this.v('ov') : 'undefined';
+          this.node(kc, y, ov, child(p, { t: 0, code: lit }), inner);
+          if (inner.length) {
+            body.push(`const ${y} = ${x}[${k}];`);
+            if (kc.needsOld) body.push(`const ${ov} = ${oldOf(kc, k)};`);
+            body.push(...inner);
+            anyCase = true;
+          }
+        }
+        cases.push(`case ${lit}: {`, ...body, `break; }`);
+        caseBodies.set(name, body);
+      }
+    }
+    const dflt: string[] = [];
+    if (additional) {
+      const y = this.v('y');
+      const ov = additional.needsOld ? this.v('ov') : 'undefined';
+      const inner: string[] = [];
+      this.node(additional, y, ov, child(p, { t: 2, code: k }), inner);
+      if (inner.length) {
+        dflt.push(`const ${y} = ${x}[${k}];`);
+        if (additional.needsOld) dflt.push(`const ${ov} = ${oldOf(additional, k)};`);
+        dflt.push(...inner);
+      }
+    } else if (ob.apFalse && !n.additionalAny) {
+      const err = `H.forbiddenProp(c, ${pathCode(p)}, ${k});`;
+      dflt.push(ob.resource ? `if (${k} !== "apiVersion" && ${k} !== "kind" && ${k} !== "metadata") ${err}` : err);
+    }
+    if (anyCase || dflt.length || counting) {
+      if (counting) lines.push(`let ${cnt} = 0;`);
+      lines.push(`for (const ${k} in ${x}) {`);
+      if (counting) lines.push(`${cnt}++;`);
+      if (anyCase || dflt.length) {
+        if (cases.length) {
+          if (!anyCase) {
+            // only the default does something: skip known names
+            lines.push(`switch (${k}) {`, ...[...props!.keys()].map((name) => `case ${JSON.stringify(name)}:`), `break;`, `default: {`, ...dflt, `}`, `}`);
+          } else if (!dflt.length && props!.size > 4) {
+            // dispatch on the key's length first: one or two string comparisons per key
+            const byLen = new Map<number, string[]>();
+            for (const name of props!.keys()) {
+              const l = byLen.get(name.length) ?? [];
+              l.push(name);
+              byLen.set(name.length, l);
+            }
+            lines.push(`switch (${k}.length) {`);
+            for (const [len, names] of byLen) {
+              lines.push(`case ${len}:`);
+              names.forEach((name, i) => {
+                const body = caseBodies.get(name)!;
+                lines.push(`${i ? 'else ' : ''}if (${k} === ${JSON.stringify(name)}) {`, ...body, `}`);
+              });
+              lines.push(`break;`);
+            }
+            lines.push(`}`);
+          } else {
+            lines.push(`switch (${k}) {`, ...cases, ...(dflt.length ? [`default: {`, ...dflt, `}`] : []), `}`);
+          }
+        } else {
+          lines.push(...dflt);
+        }
+      }
+      lines.push(`}`);
+    }
+    for (const r of ob.required) lines.push(`if (!hop.call(${x}, ${JSON.stringify(r)})) H.required(c, ${pathCode(child(p, { t: 0, code: JSON.stringify(r) }))});`);
+    if (props) {
+      for (const [name, kc] of props) {
+        if (kc.absent.length === 0) continue;
+        const lit = JSON.stringify(name);
+        const q = this.materialize(child(p, { t: 0, code: lit }), []);
+        const inner: string[] = [];
+        this.materialize(child(p, { t: 0, code: lit }), inner);
+        const ov = this.v('ov');
+        inner.push(`const ${ov} = ${o} !== undefined && H.isObject(${o}) && hop.call(${o}, ${lit}) ? ${o}[${lit}] : undefined;`);
+        for (const a of kc.absent) {
+          const call = `c.len = ${depthCode(q)}; r${a.fn}(undefined, ${ov}, c);`;
+          inner.push(a.updateOnly ? `if (c.update) { ${call} }` : call);
+        }
+        lines.push(`if (!hop.call(${x}, ${lit})) {`, ...inner, `}`);
+      }
+    }
+    if (ob.minProps >= 0) lines.push(`if (${cnt} < ${literal(ob.minProps)}) H.minProps(c, ${pathCode(p)}, ${cnt}, ${literal(ob.minProps)});`);
+    if (ob.maxProps >= 0) lines.push(`if (${cnt} > ${literal(ob.maxProps)}) H.tooMany(c, ${pathCode(p)}, ${cnt}, ${literal(ob.maxProps)});`);
+    if (!lines.length) return;
+    if (typed) out.push(...lines);
+    else out.push(`if (H.isObject(${x})) {`, ...lines, `}`);
+  }
+
+  source(): string {
+    const r = this.tree.root;
+    // a root `$ref` without local keywords is its target
+    const root = r.target && r.extra!.empty && !(r.target.isDef && this.inlineDef(r.target)) ? this.fnFor(r.target) : this.fnFor(r);
+    const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
+    return ['"use strict";', 'const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
+  }
+}
+
+/** Whether JSON.stringify round-trips a value exactly (no NaN, Infinity, -0, undefined, Dates...). */
+function deepJsonSafe(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) return v.every(deepJsonSafe);
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.keys(v as object).every((k) => k !== '__proto__' && deepJsonSafe((v as Record<string, unknown>)[k]));
+  }
+  return false;
+}
+
+
+function generate(tree: Compiled): CompiledSource {
+  const g = new Generator(tree);
+  const source = g.source();
+  return { source, constants: g.consts, closures: tree.closures };
+}
+
+/** The generated validation source of a schema, its constants and the closures it calls. */
+export function compileSchemaSource(schema: Schema, options: CompileOptions = {}): CompiledSource {
+  return generate(compileTree(schema, options));
+}
+
+/** The root validator: the value, the old value (or undefined), the context, the depth (0). */
+export type RootFn = (x: unknown, o: unknown, c: ValidationContext, d: number) => void;
+
+/**
+ * `new Function('K', 'R', 'H', source)` of a CompiledSource, or the same source written into a
+ * module as `(K, R, H) => { <source> }` (what generators can emit into out/validators).
+ */
+export type ValidatorFactory = (K: unknown[], R: Check[], H: Helpers) => RootFn;
+
+/**
+ * Compiles a schema to a validator whose validation is generated code. With `factory` (the source
+ * of compileSchemaSource for the same schema and options, already turned into a function), no code
+ * is evaluated at run time: the schema is compiled for its constants and closures only.
+ */
+export function compileSchemaCode(schema: Schema, options: CompileOptions = {}, factory?: ValidatorFactory): CompiledValidator {
+  const tree = compileTree(schema, options);
+  const { source, constants, closures } = generate(tree);
+  const fn = factory ?? (new Function('K', 'R', 'H', source) as ValidatorFactory);
+  const rootFn = fn(constants, closures.map((c) => c.fn), H);
+  const gates = options.featureGates ?? {};
+  const root = tree.root;
+  const isResource = tree.isResource;
+  // A fresh context per call (young allocations are cheaper than reusing an old object, whose
+  // stores of new arrays need write barriers) over path arrays the validator keeps; a reentrant
+  // call gets arrays of its own.
+  const segs: (string | number)[] = [];
+  const kinds: number[] = [];
+  let busy = false;
+  const run = (obj: unknown, old: unknown, update: boolean): FieldError[] => {
+    if (busy) {
+      const c = new ValidationContext(update, gates);
+      rootFn(obj, old, c, 0);
+      return c.errors;
+    }
+    busy = true;
+    const c = new ValidationContext(update, gates, segs, kinds);
+    try {
+      rootFn(obj, old, c, 0);
+    } finally {
+      busy = false;
+    }
+    return c.errors;
+  };
+  return {
+    validate(obj: unknown): FieldError[] {
+      return run(obj, undefined, false);
+    },
+    validateUpdate(obj: unknown, old: unknown): FieldError[] {
+      return run(obj, old, true);
+    },
+    applyDefaults(obj: unknown): void {
+      applyDefaults(root, obj);
+    },
+    prune(obj: unknown): string[] {
+      const out: string[] = [];
+      prune(root, obj, '', true, isResource, out);
+      return out;
+    },
+  };
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Defaulting and pruning (as compile.ts)
+
+function structural(n: GNode): GNode {
+  return n.target ?? n;
+}
+
+function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+function applyDefaults(n: GNode, x: unknown): void {
+  const s = structural(n);
+  if (!s.hasDefaults) return;
+  if (Array.isArray(x)) {
+    const it = s.items;
+    if (!it) return;
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = clone(it.local.default);
+      applyDefaults(it, x[i]);
+    }
+    return;
+  }
+  if (!isObject(x)) return;
+  if (s.props) {
+    for (const [k, c] of s.props) {
+      const d = c.local.default;
+      if (d === undefined) continue;
+      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = clone(d);
+    }
+  }
+  for (const k of Object.keys(x)) {
+    const c = s.props?.get(k) ?? s.additional;
+    if (!c) continue;
+    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
+    applyDefaults(c, x[k]);
+  }
+}
+
+function joinKey(base: string, k: string, bracket: boolean): string {
+  if (bracket) return `${base}[${k}]`;
+  return base === '' ? k : `${base}.${k}`;
+}
+
+function prune(n: GNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
+  const s = structural(n);
+  if (Array.isArray(x)) {
+    if (s.items) for (let i = 0; i < x.length; i++) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
+    return;
+  }
+  if (!isObject(x)) return;
+  const resourceRoot = (isRoot && isResource) || s.embedded;
+  const hasStructure = s.props !== null || s.additional !== null || s.additionalAny || s.schema.type === 'object';
+  if (!hasStructure) return;
+  for (const k of Object.keys(x)) {
+    if (resourceRoot && (k === 'apiVersion' || k === 'kind')) continue;
+    const c = s.props?.get(k);
+    if (resourceRoot && k === 'metadata') {
+      if (c && (c.target || c.isDef)) prune(c, x[k], joinKey(path, k, false), false, false, out);
+      continue;
+    }
+    if (c) prune(c, x[k], joinKey(path, k, false), false, false, out);
+    else if (s.additional) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
+    else if (s.additionalAny || s.preserve) continue;
+    else {
+      delete x[k];
+      out.push(joinKey(path, k, false));
+    }
+  }
+}
