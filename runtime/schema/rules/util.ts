@@ -17,6 +17,7 @@ export function getField(o: unknown, k: string): unknown {
 
 /** A value at a dotted relative path (`spec.dataSource`). */
 export function getPath(o: unknown, path: string): unknown {
+  if (path.indexOf('.') < 0) return getField(o, path); // most rule parameters name a direct field
   let cur = o;
   for (const p of path.split('.')) {
     cur = getField(cur, p);
