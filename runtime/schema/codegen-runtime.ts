@@ -9,6 +9,7 @@ import { numberFormat, stringFormat } from './formats.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { validateEmbeddedResource } from './metadata.ts';
+import { fmtBound } from './compile-shared.ts';
 
 /** The JSON type name kube-openapi reports for a value. */
 export function dataType(v: unknown): string {
@@ -33,10 +34,6 @@ export function runeCount(s: string): number {
     }
   }
   return n;
-}
-
-function fmtBound(bound: number, intData: boolean): string {
-  return intData ? String(Math.trunc(bound)) : goFloat(bound);
 }
 
 export function mapKeyOf(o: Record<string, unknown>, keys: string[]): string {

@@ -30,6 +30,7 @@ import { hasOwn, isObject } from './rules/util.ts';
 import { SchemaCompileError } from './compile.ts';
 import { H, type Helpers } from './codegen-runtime.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
+import { SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, clone, joinKey } from './compile-shared.ts';
 
 export { SchemaCompileError };
 
@@ -56,14 +57,6 @@ export interface CompiledSource {
 }
 
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
-
-const SKIP_BESIDE_REF = new Set(['$ref', 'description', 'title', 'example', 'deprecated', 'x-cluster-source', 'x-cluster-deprecated', 'x-cluster-behavior-default', 'x-cluster-write-only', 'x-cluster-feature-gate', 'x-cluster-vendor-label', 'x-cluster-patch-strategy', 'x-cluster-patch-merge-key']);
-
-function ptrEscape(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-const EMPTY_ARRAY: never[] = [];
 
 interface StrCheck { k: 'minLen' | 'maxLen'; n: number }
 interface PatternCheck { k: 'pattern'; re: RegExp; pattern: string }
@@ -473,72 +466,6 @@ interface FastRule { on: 'value' | 'keys'; syntax: string }
 function fastRule(spec: RuleSpec): FastRule | null {
   if ((spec.rule !== 'syntax' && spec.rule !== 'keySyntax') || typeof spec.syntax !== 'string' || !hasOwn(FAST_SYNTAX, spec.syntax)) return null;
   return { on: spec.rule === 'syntax' ? 'value' : 'keys', syntax: spec.syntax };
-}
-
-/** Whether a property's own rules include a nonEmpty that also runs when it is absent. */
-function reportsAbsence(ps: Schema): boolean {
-  const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
-  return Array.isArray(rules) && rules.some((r) => isObject(r) && r.rule === 'nonEmpty' && r.whenAbsent !== false);
-}
-
-function knownReason(r: string): FieldErrorReason {
-  switch (r) {
-    case 'FieldValueRequired': case 'FieldValueInvalid': case 'FieldValueTypeInvalid': case 'FieldValueNotSupported':
-    case 'FieldValueForbidden': case 'FieldValueTooLong': case 'FieldValueTooMany': case 'FieldValueDuplicate':
-    case 'FieldValueNotFound': case 'InternalError':
-      return r;
-    default:
-      return 'FieldValueInvalid';
-  }
-}
-
-function valueAt(v: unknown, fp: string[] | null): unknown {
-  let cur = v;
-  for (const seg of fp ?? []) cur = isObject(cur) && hasOwn(cur, seg) ? cur[seg] : undefined;
-  return cur;
-}
-
-/** The value at a CEL rule's fieldPath as upstream's Go validation shows it (see compile.ts). */
-function goValueAt(v: unknown, fp: string[] | null, scope: Schema, resolve: (s: Schema) => Schema): unknown {
-  const value = valueAt(v, fp);
-  let s: Schema | undefined = scope;
-  for (const seg of fp ?? []) {
-    if (!s) break;
-    const props: Record<string, Schema> | undefined = s.properties;
-    if (props && hasOwn(props, seg)) s = resolve(props[seg]);
-    else if (isObject(s.additionalProperties)) s = resolve(s.additionalProperties as Schema);
-    else s = undefined;
-  }
-  if (!s) return value;
-  const isMap = s.type === 'object' && !s.properties && isObject(s.additionalProperties);
-  if (value === undefined && (isMap || s.type === 'array')) return NIL_COLLECTION;
-  if (isMap && isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
-  return value;
-}
-
-function parseFieldPath(fp: string, ptr: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < fp.length) {
-    if (fp[i] === '.') {
-      const m = /^\.([^.[\]]+)/.exec(fp.slice(i));
-      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
-      out.push(m[1]);
-      i += m[0].length;
-    } else if (fp[i] === '[') {
-      const m = /^\[\s*'((?:[^'\\]|\\.)*)'\s*\]/.exec(fp.slice(i));
-      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)} (numeric list indexes are not supported)`);
-      out.push(m[1].replace(/\\(.)/g, '$1'));
-      i += m[0].length;
-    } else if (i === 0) {
-      const m = /^([^.[\]]+)/.exec(fp);
-      out.push(m![1]);
-      i += m![0].length;
-    } else {
-      throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1099,10 +1026,6 @@ function structural(n: GNode): GNode {
   return n.target ?? n;
 }
 
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
 function applyDefaults(n: GNode, x: unknown): void {
   const s = structural(n);
   if (!s.hasDefaults) return;
@@ -1129,11 +1052,6 @@ function applyDefaults(n: GNode, x: unknown): void {
     if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
     applyDefaults(c, x[k]);
   }
-}
-
-function joinKey(base: string, k: string, bracket: boolean): string {
-  if (bracket) return `${base}[${k}]`;
-  return base === '' ? k : `${base}.${k}`;
 }
 
 function prune(n: GNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {

@@ -12,17 +12,11 @@ import { validateEmbeddedResource, validateObjectMeta, validateObjectMetaUpdate 
 import { getRule } from './rules/index.ts';
 import type { CompiledRule, RuleCheck, RuleEnv } from './rules/types.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
+import { fmtBound, SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, clone, joinKey } from './compile-shared.ts';
+import { SchemaCompileError } from './compile-error.ts';
 
-export class SchemaCompileError extends Error {
-  constructor(
-    /** JSON pointer into the schema (`/properties/spec/x-cluster-rules/0`). */
-    readonly path: string,
-    message: string,
-  ) {
-    super(`${path || '/'}: ${message}`);
-    this.name = 'SchemaCompileError';
-  }
-}
+export { SchemaCompileError };
+
 
 type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
 
@@ -89,19 +83,6 @@ function runeCount(s: string): number {
   }
   return n;
 }
-
-/** A bound as kube-openapi prints it: int64 for integer data, Go %v float otherwise. */
-function fmtBound(bound: number, intData: boolean): string {
-  return intData ? String(Math.trunc(bound)) : goFloat(bound);
-}
-
-const SKIP_BESIDE_REF = new Set(['$ref', 'description', 'title', 'example', 'deprecated', 'x-cluster-source', 'x-cluster-deprecated', 'x-cluster-behavior-default', 'x-cluster-write-only', 'x-cluster-feature-gate', 'x-cluster-vendor-label', 'x-cluster-patch-strategy', 'x-cluster-patch-merge-key']);
-
-function ptrEscape(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-const EMPTY_ARRAY: never[] = [];
 
 export function compileSchema(schema: Schema, options: CompileOptions = {}): CompiledValidator {
   const definitions = options.definitions ?? {};
@@ -714,78 +695,6 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
   };
 }
 
-/** Whether a property's own rules (beside a $ref too) include a nonEmpty that also runs when it is absent. */
-function reportsAbsence(ps: Schema): boolean {
-  const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
-  return Array.isArray(rules) && rules.some((r) => isObject(r) && r.rule === 'nonEmpty' && r.whenAbsent !== false);
-}
-
-function knownReason(r: string): FieldErrorReason {
-  switch (r) {
-    case 'FieldValueRequired': case 'FieldValueInvalid': case 'FieldValueTypeInvalid': case 'FieldValueNotSupported':
-    case 'FieldValueForbidden': case 'FieldValueTooLong': case 'FieldValueTooMany': case 'FieldValueDuplicate':
-    case 'FieldValueNotFound': case 'InternalError':
-      return r;
-    default:
-      return 'FieldValueInvalid';
-  }
-}
-
-/** `.a.b`, `['a.b']`, `.a['x-y']` -> segments (`a`, `b`); numeric indexes are not allowed. */
-/** The value a CEL rule's fieldPath names inside the rule's own value (undefined when absent). */
-function valueAt(v: unknown, fp: string[] | null): unknown {
-  let cur = v;
-  for (const seg of fp ?? []) cur = isObject(cur) && hasOwn(cur, seg) ? cur[seg] : undefined;
-  return cur;
-}
-
-/**
- * The value at a CEL rule's fieldPath as upstream's Go validation shows it: a map (a schema with
- * only additionalProperties) has its keys sorted, as json.Marshal prints a Go map, and an absent map
- * or list is a typed nil, printed as a bare `null`.
- */
-function goValueAt(v: unknown, fp: string[] | null, scope: Schema, resolve: (s: Schema) => Schema): unknown {
-  const value = valueAt(v, fp);
-  let s: Schema | undefined = scope;
-  for (const seg of fp ?? []) {
-    if (!s) break;
-    const props: Record<string, Schema> | undefined = s.properties;
-    if (props && hasOwn(props, seg)) s = resolve(props[seg]);
-    else if (isObject(s.additionalProperties)) s = resolve(s.additionalProperties as Schema);
-    else s = undefined;
-  }
-  if (!s) return value;
-  const isMap = s.type === 'object' && !s.properties && isObject(s.additionalProperties);
-  if (value === undefined && (isMap || s.type === 'array')) return NIL_COLLECTION;
-  if (isMap && isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
-  return value;
-}
-
-function parseFieldPath(fp: string, ptr: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < fp.length) {
-    if (fp[i] === '.') {
-      const m = /^\.([^.[\]]+)/.exec(fp.slice(i));
-      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
-      out.push(m[1]);
-      i += m[0].length;
-    } else if (fp[i] === '[') {
-      const m = /^\[\s*'((?:[^'\\]|\\.)*)'\s*\]/.exec(fp.slice(i));
-      if (!m) throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)} (numeric list indexes are not supported)`);
-      out.push(m[1].replace(/\\(.)/g, '$1'));
-      i += m[0].length;
-    } else if (i === 0) {
-      const m = /^([^.[\]]+)/.exec(fp);
-      out.push(m![1]);
-      i += m![0].length;
-    } else {
-      throw new SchemaCompileError(ptr + '/fieldPath', `invalid fieldPath ${JSON.stringify(fp)}`);
-    }
-  }
-  return out;
-}
-
 function mapKeyOf(o: Record<string, unknown>, keys: string[]): string {
   if (keys.length === 1) {
     const v = hasOwn(o, keys[0]) ? o[keys[0]] : undefined;
@@ -798,10 +707,6 @@ function mapKeyOf(o: Record<string, unknown>, keys: string[]): string {
 
 function structural(n: CNode): CNode {
   return n.target ?? n;
-}
-
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
 }
 
 /** Upstream structural defaulting: fill absent (or non-nullable null) properties, then recurse. */
@@ -831,11 +736,6 @@ function applyDefaults(n: CNode, x: unknown): void {
     if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
     applyDefaults(c, x[k]);
   }
-}
-
-function joinKey(base: string, k: string, bracket: boolean): string {
-  if (bracket) return `${base}[${k}]`;
-  return base === '' ? k : `${base}.${k}`;
 }
 
 /** Upstream structural pruning; returns the dropped paths in `out`. */
