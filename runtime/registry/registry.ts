@@ -34,7 +34,7 @@ export class Registry {
   ) {
     this.featureGates = { ...(options.featureGates ?? {}) };
     for (const r of resources) {
-      const store = new Store(this, storage, r.descriptor, r.validator, strategyFor(r.descriptor.kind), options);
+      const store = new Store(this, storage, r.descriptor, r.validator, strategyFor(r.descriptor.kind, this.featureGates), options);
       this.stores.set(storeKey(r.descriptor.group, r.descriptor.plural), store);
     }
   }

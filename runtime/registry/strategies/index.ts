@@ -3,6 +3,8 @@
 import type { Strategy } from '../strategy.ts';
 import { customResourceDefinitionStrategy } from './customresourcedefinition.ts';
 import { namespaceStrategy } from './namespace.ts';
+import { createPersistentVolumeClaimStrategy } from './persistentvolumeclaim.ts';
+import { featureGateDefaults } from '../../../out/validators/feature-gates.ts';
 import { secretStrategy } from './secret.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
 
@@ -13,6 +15,8 @@ const STRATEGIES: Record<string, Strategy> = {
   CustomResourceDefinition: customResourceDefinitionStrategy,
 };
 
-export function strategyFor(kind: string): Strategy {
+/** A strategy whose behaviour depends on feature gates is built for the server's gates. */
+export function strategyFor(kind: string, featureGates: Record<string, boolean> = {}): Strategy {
+  if (kind === 'PersistentVolumeClaim') return createPersistentVolumeClaimStrategy({ ...featureGateDefaults, ...featureGates });
   return STRATEGIES[kind] ?? {};
 }
