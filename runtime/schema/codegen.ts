@@ -30,7 +30,7 @@ import { hasOwn, isObject } from './rules/util.ts';
 import { SchemaCompileError } from './compile.ts';
 import { H, type Helpers } from './codegen-runtime.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
-import { SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, clone, joinKey } from './compile-shared.ts';
+import { SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, applyDefaults, prune } from './compile-shared.ts';
 
 export { SchemaCompileError };
 
@@ -1019,64 +1019,6 @@ export function compileSchemaCode(schema: Schema, options: CompileOptions = {}, 
 }
 
 
-// ---------------------------------------------------------------------------------------------
-// Defaulting and pruning (as compile.ts)
 
-function structural(n: GNode): GNode {
-  return n.target ?? n;
-}
 
-function applyDefaults(n: GNode, x: unknown): void {
-  const s = structural(n);
-  if (!s.hasDefaults) return;
-  if (Array.isArray(x)) {
-    const it = s.items;
-    if (!it) return;
-    for (let i = 0; i < x.length; i++) {
-      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = clone(it.local.default);
-      applyDefaults(it, x[i]);
-    }
-    return;
-  }
-  if (!isObject(x)) return;
-  if (s.props) {
-    for (const [k, c] of s.props) {
-      const d = c.local.default;
-      if (d === undefined) continue;
-      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = clone(d);
-    }
-  }
-  for (const k of Object.keys(x)) {
-    const c = s.props?.get(k) ?? s.additional;
-    if (!c) continue;
-    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
-    applyDefaults(c, x[k]);
-  }
-}
 
-function prune(n: GNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
-  const s = structural(n);
-  if (Array.isArray(x)) {
-    if (s.items) for (let i = 0; i < x.length; i++) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
-    return;
-  }
-  if (!isObject(x)) return;
-  const resourceRoot = (isRoot && isResource) || s.embedded;
-  const hasStructure = s.props !== null || s.additional !== null || s.additionalAny || s.schema.type === 'object';
-  if (!hasStructure) return;
-  for (const k of Object.keys(x)) {
-    if (resourceRoot && (k === 'apiVersion' || k === 'kind')) continue;
-    const c = s.props?.get(k);
-    if (resourceRoot && k === 'metadata') {
-      if (c && (c.target || c.isDef)) prune(c, x[k], joinKey(path, k, false), false, false, out);
-      continue;
-    }
-    if (c) prune(c, x[k], joinKey(path, k, false), false, false, out);
-    else if (s.additional) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
-    else if (s.additionalAny || s.preserve) continue;
-    else {
-      delete x[k];
-      out.push(joinKey(path, k, false));
-    }
-  }
-}

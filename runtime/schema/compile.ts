@@ -12,8 +12,9 @@ import { validateEmbeddedResource, validateObjectMeta, validateObjectMetaUpdate 
 import { getRule } from './rules/index.ts';
 import type { CompiledRule, RuleCheck, RuleEnv } from './rules/types.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
-import { fmtBound, SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, clone, joinKey } from './compile-shared.ts';
+import { fmtBound, SKIP_BESIDE_REF, ptrEscape, EMPTY_ARRAY, reportsAbsence, knownReason, goValueAt, parseFieldPath, applyDefaults, prune } from './compile-shared.ts';
 import { SchemaCompileError } from './compile-error.ts';
+import { dataType, mapKeyOf, runeCount } from './codegen-runtime.ts';
 
 export { SchemaCompileError };
 
@@ -55,33 +56,8 @@ const TYPE_PRED: Record<string, (v: unknown) => boolean> = {
   boolean: (v) => typeof v === 'boolean',
 };
 
-/** The JSON type name kube-openapi reports for a value. */
-function dataType(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  switch (typeof v) {
-    case 'string': return 'string';
-    case 'boolean': return 'boolean';
-    case 'number': return Number.isInteger(v) ? 'integer' : 'number';
-    case 'object': return Array.isArray(v) ? 'array' : 'object';
-    default: return typeof v;
-  }
-}
-
 function jsonQuote(s: string): string {
   return JSON.stringify(s);
-}
-
-/** Code points, as Go's utf8.RuneCountInString counts them. */
-function runeCount(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
-    }
-  }
-  return n;
 }
 
 export function compileSchema(schema: Schema, options: CompileOptions = {}): CompiledValidator {
@@ -695,74 +671,5 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
   };
 }
 
-function mapKeyOf(o: Record<string, unknown>, keys: string[]): string {
-  if (keys.length === 1) {
-    const v = hasOwn(o, keys[0]) ? o[keys[0]] : undefined;
-    return typeof v === 'string' ? 's' + v : canonicalJSON(v);
-  }
-  let s = '';
-  for (const k of keys) s += canonicalJSON(hasOwn(o, k) ? o[k] : undefined) + '\u0000';
-  return s;
-}
 
-function structural(n: CNode): CNode {
-  return n.target ?? n;
-}
 
-/** Upstream structural defaulting: fill absent (or non-nullable null) properties, then recurse. */
-function applyDefaults(n: CNode, x: unknown): void {
-  const s = structural(n);
-  if (!s.hasDefaults) return;
-  if (Array.isArray(x)) {
-    const it = s.items;
-    if (!it) return;
-    for (let i = 0; i < x.length; i++) {
-      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = clone(it.local.default);
-      applyDefaults(it, x[i]);
-    }
-    return;
-  }
-  if (!isObject(x)) return;
-  if (s.props) {
-    for (const [k, c] of s.props) {
-      const d = c.local.default;
-      if (d === undefined) continue;
-      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = clone(d);
-    }
-  }
-  for (const k of Object.keys(x)) {
-    const c = s.props?.get(k) ?? s.additional;
-    if (!c) continue;
-    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
-    applyDefaults(c, x[k]);
-  }
-}
-
-/** Upstream structural pruning; returns the dropped paths in `out`. */
-function prune(n: CNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
-  const s = structural(n);
-  if (Array.isArray(x)) {
-    if (s.items) for (let i = 0; i < x.length; i++) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
-    return;
-  }
-  if (!isObject(x)) return;
-  const resourceRoot = (isRoot && isResource) || s.embedded;
-  const hasStructure = s.props !== null || s.additional !== null || s.additionalAny || s.schema.type === 'object';
-  if (!hasStructure) return; // no object structure declared (untyped): keep as is
-  for (const k of Object.keys(x)) {
-    if (resourceRoot && (k === 'apiVersion' || k === 'kind')) continue;
-    const c = s.props?.get(k);
-    if (resourceRoot && k === 'metadata') {
-      // keep ObjectMeta; prune it only when the schema describes it fully (a $ref to ObjectMeta)
-      if (c && (c.target || c.isDef)) prune(c, x[k], joinKey(path, k, false), false, false, out);
-      continue;
-    }
-    if (c) prune(c, x[k], joinKey(path, k, false), false, false, out);
-    else if (s.additional) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
-    else if (s.additionalAny || s.preserve) continue;
-    else {
-      delete x[k];
-      out.push(joinKey(path, k, false));
-    }
-  }
-}
