@@ -234,6 +234,7 @@ async function main(): Promise<void> {
     closing = true;
     built.admission?.stop();
     built.crdController?.stop();
+    built.migrationController?.stop();
     server.close();
     server.closeAllConnections();
     storage

@@ -25,10 +25,25 @@ const CRD_FORMATS = new Set([
 
 const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
+/** Why a rule the validators check is not in the CRD body (the record's `why`). */
+export type LeftOutWhy = 'inexpressible' | 'cost' | 'compile' | 'structural' | 'recursive' | 'metadata' | 'note';
+
+/** Where a rule sits in spec/: its shape, the JSON pointer of its node, and which list holds it. */
+export interface RuleOrigin {
+  shape: string;
+  pointer: string;
+  /** `x-cluster-rules[i]`, `x-cluster-validations[i]`, `x-cluster-immutable`, or `schema` (the node itself). */
+  source: 'x-cluster-rules' | 'x-cluster-validations' | 'x-cluster-immutable' | 'schema';
+  index?: number;
+}
+
 export interface UnloweredRule {
   path: string;
   rule: RuleSpec;
   reason: string;
+  why: LeftOutWhy;
+  /** Undefined only for a rule written on the root $ref (none are). */
+  origin?: RuleOrigin;
 }
 
 export interface StructuralResult {
@@ -36,40 +51,55 @@ export interface StructuralResult {
   unlowered: UnloweredRule[];
 }
 
-export function structuralSchema(model: Model, rootShape: string): StructuralResult {
+/** The name syntaxes of a resource (spec/README.md); a custom resource name is always checked as a DNS-1123 subdomain. */
+export type NameSyntax = 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
+
+const DNS1123_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+
+export function structuralSchema(model: Model, rootShape: string, nameSyntax: NameSyntax = 'dns1123Subdomain'): StructuralResult {
   const unlowered: UnloweredRule[] = [];
-  const inline = (node: Schema, path: string, stack: string[], partial = false): Schema => {
+  // Each CEL rule of the body remembers the spec rule it came from, so a rule dropped later is recorded by origin.
+  const origins = new Map<ValidationRule, RuleOrigin>();
+  const inline = (node: Schema, path: string, stack: string[], loc: Loc, partial = false): Schema => {
     if (node.$ref) {
       const name = node.$ref.replace('#/components/schemas/', '');
       const { $ref: _ref, ...siblings } = node;
       if (stack.includes(name)) {
-        // A recursive shape (JSONSchemaProps) cannot be inlined: keep the value, untyped below.
+        // A recursive shape (JSONSchemaProps) cannot be inlined: keep the value, untyped below, and record that nothing below is checked.
+        if (loc.shape) unlowered.push({ path: path || '.', rule: { rule: 'schema', shape: name }, why: 'recursive', reason: `the recursive shape ${name} is kept untyped (x-cluster-preserve-unknown-fields): nothing below is checked`, origin: { shape: loc.shape, pointer: loc.pointer, source: 'schema' } });
         return { type: 'object', 'x-cluster-preserve-unknown-fields': true, ...(siblings.description ? { description: siblings.description } : {}) };
       }
-      const target = inline(model.shapes.get(name)!.schema, path, [...stack, name]);
-      return Object.keys(siblings).length ? mergeSiblings(target, inline(siblings, path, stack, true)) : target;
+      const target = inline(model.shapes.get(name)!.schema, path, [...stack, name], { shape: name, pointer: '' });
+      return Object.keys(siblings).length ? mergeSiblings(target, inline(siblings, path, stack, loc, true)) : target;
     }
     const out: Schema = {};
+    const at = (suffix: string): Loc => ({ shape: loc.shape, pointer: `${loc.pointer}/${suffix}` });
     for (const [key, value] of Object.entries(node)) {
       if (!CRD_KEYWORDS.has(key) || value === undefined) continue;
       if (key === 'properties') {
         out.properties = Object.fromEntries(
-          Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, inline(v, `${path}.${k}`, stack)]),
+          Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, inline(v, `${path}.${k}`, stack, at(`properties/${pointerEscape(k)}`))]),
         );
-      } else if (key === 'items') out.items = inline(value as Schema, `${path}[*]`, stack);
-      else if (key === 'additionalProperties') out.additionalProperties = typeof value === 'boolean' ? value : inline(value as Schema, `${path}[*]`, stack);
-      else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') out[key] = (value as Schema[]).map((s) => inline(s, path, stack));
-      else if (key === 'not') out.not = inline(value as Schema, path, stack);
+      } else if (key === 'items') out.items = inline(value as Schema, `${path}[*]`, stack, at('items'));
+      else if (key === 'additionalProperties') out.additionalProperties = typeof value === 'boolean' ? value : inline(value as Schema, `${path}[*]`, stack, at('additionalProperties'));
+      else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') out[key] = (value as Schema[]).map((s, i) => inline(s, path, stack, at(`${key}/${i}`)));
+      else if (key === 'not') out.not = inline(value as Schema, path, stack, at('not'));
       else (out as Record<string, unknown>)[key] = value;
     }
     if (out.properties && out.additionalProperties !== undefined) {
       // A structural schema takes one of the two: keep the map, list what the named properties checked.
       for (const [name, prop] of Object.entries(out.properties)) {
         for (const v of prop['x-cluster-validations'] ?? []) {
-          unlowered.push({ path: `${path}.${name}`, rule: { rule: 'cel', text: v.rule }, reason: 'properties and additionalProperties are mutually exclusive in a structural schema' });
+          unlowered.push({ path: `${path}.${name}`, rule: { rule: 'cel', text: v.rule }, why: 'structural', reason: 'properties and additionalProperties are mutually exclusive in a structural schema', origin: origins.get(v) });
         }
       }
       delete out.properties;
+    }
+    // A nonEmpty rule that also runs when its field is absent: a CEL rule on the field never runs then, `required` does.
+    if (out.properties) {
+      const required = new Set(out.required ?? []);
+      for (const [name, prop] of Object.entries(node.properties ?? {})) if (reportsAbsenceDeep(model, prop)) required.add(name);
+      if (required.size) out.required = [...required];
     }
     if (out.format && !CRD_FORMATS.has(out.format)) {
       const quantity = out.format === 'quantity';
@@ -79,13 +109,20 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
         Object.assign(out, quantitySchema());
       }
     }
-    const validations: ValidationRule[] = (node['x-cluster-validations'] ?? []).map(forCrd);
-    const rules: RuleSpec[] = [...(node['x-cluster-rules'] ?? [])];
-    if (node['x-cluster-immutable']) rules.push({ rule: 'immutable' });
-    for (const rule of rules) {
+    const validations: ValidationRule[] = (node['x-cluster-validations'] ?? []).map((v, index) => {
+      const crdRule = forCrd(v);
+      if (loc.shape) origins.set(crdRule, { shape: loc.shape, pointer: loc.pointer, source: 'x-cluster-validations', index });
+      return crdRule;
+    });
+    const rules: Array<[RuleSpec, RuleOrigin | undefined]> = (node['x-cluster-rules'] ?? []).map((rule, index) =>
+      [rule, loc.shape ? { shape: loc.shape, pointer: loc.pointer, source: 'x-cluster-rules', index } : undefined]);
+    if (node['x-cluster-immutable']) rules.push([{ rule: 'immutable' }, loc.shape ? { shape: loc.shape, pointer: loc.pointer, source: 'x-cluster-immutable' } : undefined]);
+    for (const [rule, origin] of rules) {
       const lowered = lowerRule(rule, node);
-      if ('cel' in lowered) validations.push(lowered.cel);
-      else unlowered.push({ path: path || '.', rule, reason: lowered.reason });
+      if ('cel' in lowered) {
+        validations.push(lowered.cel);
+        if (origin) origins.set(lowered.cel, origin);
+      } else unlowered.push({ path: path || '.', rule, reason: lowered.reason, why: rule.rule === 'note' ? 'note' : 'inexpressible', origin });
     }
     if (validations.length) out['x-cluster-validations'] = validations;
     if (!partial && !out.type && !out['x-cluster-int-or-string'] && !out['x-cluster-preserve-unknown-fields'] && !out.allOf && !out.anyOf) {
@@ -94,15 +131,36 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
     }
     return out;
   };
-  const root = inline({ $ref: `#/components/schemas/${rootShape}` }, '', []);
+  const root = inline({ $ref: `#/components/schemas/${rootShape}` }, '', [], { pointer: '' });
   // Root metadata may only constrain name and generateName (api-conventions 9.4).
   if (root.properties?.metadata) {
     root.properties.metadata = { type: 'object' };
+    // A DNS-1123 label is a subdomain without dots and at most 63 characters: a schema on metadata.name says so.
+    if (nameSyntax === 'dns1123Label') root.properties.metadata.properties = { name: { type: 'string', maxLength: 63, pattern: DNS1123_LABEL_PATTERN } };
+    else if (nameSyntax !== 'dns1123Subdomain') unlowered.push({ path: '.metadata.name', rule: { rule: 'nameSyntax', syntax: nameSyntax }, why: 'metadata', reason: `a custom resource name is a DNS-1123 subdomain; ${nameSyntax} names cannot be expressed` });
     // ...so a rule can no longer point its fieldPath into metadata: it reports at the root instead.
     for (const v of root['x-cluster-validations'] ?? []) if (v.fieldPath?.startsWith('.metadata')) delete v.fieldPath;
   }
-  keepRulesACrdAccepts(root, unlowered);
+  keepRulesACrdAccepts(root, unlowered, origins);
   return { schema: root, unlowered };
+}
+
+/** A position inside a spec shape (none for the synthetic root reference). */
+interface Loc {
+  shape?: string;
+  pointer: string;
+}
+
+const pointerEscape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Whether a property (its own rules, or those of the shapes it references) has a nonEmpty that runs when it is absent. */
+function reportsAbsenceDeep(model: Model, prop: Schema, seen: Set<string> = new Set()): boolean {
+  if ((prop['x-cluster-rules'] ?? []).some((r) => r.rule === 'nonEmpty' && r.whenAbsent !== false)) return true;
+  if (!prop.$ref) return false;
+  const name = prop.$ref.replace('#/components/schemas/', '');
+  if (seen.has(name)) return false;
+  const target = model.shapes.get(name);
+  return !!target && reportsAbsenceDeep(model, target.schema, new Set([...seen, name]));
 }
 
 /**
@@ -111,7 +169,7 @@ export function structuralSchema(model: Model, rootShape: string): StructuralRes
  * unbounded strings, lists or maps can be too expensive for a CRD: it is dropped from the body and
  * listed, most expensive first, until the rest fits, so the CRD installs and nothing is lost silently.
  */
-function keepRulesACrdAccepts(root: Schema, unlowered: UnloweredRule[]): void {
+function keepRulesACrdAccepts(root: Schema, unlowered: UnloweredRule[], origins: Map<ValidationRule, RuleOrigin>): void {
   const prefix = 'schema';
   const first = compileSchemaRules(root, prefix);
   if (!first.errors.length) return;
@@ -132,7 +190,9 @@ function keepRulesACrdAccepts(root: Schema, unlowered: UnloweredRule[]): void {
     if (!located) continue;
     const [node, index, path] = located;
     const rules = node['x-cluster-validations']!;
-    unlowered.push({ path, rule: { rule: 'cel', text: rules[index].rule }, reason: `not accepted in a CRD: ${reason}` });
+    // A CRD's rules see only metadata.name and generateName: a rule reading other metadata cannot compile there.
+    const why: LeftOutWhy = /cost/.test(reason) ? 'cost' : /\bself\.metadata\.(?!name\b|generateName\b)/.test(rules[index].rule) ? 'metadata' : 'compile';
+    unlowered.push({ path, rule: { rule: 'cel', text: rules[index].rule }, why, reason: `not accepted in a CRD: ${reason}`, origin: origins.get(rules[index]) });
     rules.splice(index, 1);
     if (!rules.length) delete node['x-cluster-validations'];
   }

@@ -1404,12 +1404,7 @@ export interface PersistentVolumeClaimStatus {
    * Resize status per resource. Keys follow label syntax. The unprefixed key storage is the volume capacity. Custom resources use an implementation-defined prefixed name. Other unprefixed keys, and keys with the cluster.io prefix, are reserved and unusable. Values: ControllerResizeInProgress (the resize controller starts resizing in the control plane), ControllerResizeFailed (the resize controller failed with a fatal error), NodeResizePending (the controller finished and resizing on the node is needed), NodeResizeInProgress (the node agent starts resizing), NodeResizeFailed (the node agent failed with a fatal error; temporary errors do not set it). Unset means no resize is being performed. A controller that sees an unknown resource name or status must ignore that update.
    */
   allocatedResourceStatuses?: {
-    [k: string]:
-      | 'ControllerResizeInProgress'
-      | 'ControllerResizeFailed'
-      | 'NodeResizePending'
-      | 'NodeResizeInProgress'
-      | 'NodeResizeFailed';
+    [k: string]: string;
   };
   /**
    * Resources allocated to the claim, including capacity. Same key rules as allocatedResourceStatuses. It may exceed the actual capacity during an expansion. Storage quota uses the larger of this and spec.resources; if unset, spec.resources alone is used. When an expansion request is reduced, this value is reduced only if no expansion is in progress and the actual capacity is equal to or less than the requested capacity.
@@ -1747,7 +1742,7 @@ export interface WebhookConversion {
   conversionReviewVersions: string[];
 }
 /**
- * Names used to serve a custom resource (also the shape of status.acceptedNames).
+ * Names used to serve a custom resource (also the shape of status.acceptedNames, where plural and kind may be empty: the naming controller leaves a conflicting name unaccepted).
  */
 export interface CustomResourceDefinitionNames {
   /**

@@ -1,5 +1,6 @@
 // The webhook call: builds the AdmissionReview, POSTs it over verified HTTPS with a pooled
-// keep-alive connection, and checks the answer.
+// keep-alive connection, and checks the answer. The transport (`WebhookClient.post`) is shared with
+// CRD conversion webhooks (runtime/crd/conversion-webhook.ts), so both use one pool and resolver.
 //
 // Transport:
 // - one https.Agent (keep-alive, LIFO) per (CA bundle, host:port, TLS server name): connections
@@ -31,6 +32,7 @@ import {
   type ReviewVersion,
   type ServiceReference,
   type ValidatingWebhook,
+  type WebhookClientConfig,
 } from './types.ts';
 import { userInfoJSON } from './match-conditions.ts';
 
@@ -173,6 +175,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A webhook's HTTP answer (any status; the caller interprets it). */
+export interface WebhookResponse {
+  kind: 'response';
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
 interface AgentEntry {
   agent: https.Agent;
   key: string;
@@ -209,7 +219,7 @@ export class WebhookClient {
   }
 
   /** The URL and TLS server name a webhook is called at (without the timeout query). */
-  endpoint(hook: ValidatingWebhook): { url: URL; serverName: string } {
+  endpoint(hook: { clientConfig?: WebhookClientConfig }): { url: URL; serverName: string } {
     const cc = hook.clientConfig ?? {};
     if (cc.url !== undefined && cc.url !== '') {
       const url = new URL(cc.url);
@@ -284,24 +294,38 @@ export class WebhookClient {
     if (!version) return { kind: 'error', message: 'webhook does not accept known AdmissionReview versions (v1, v1beta1)' };
     const uid = randomUUID();
     const timeoutSeconds = hook.timeoutSeconds !== undefined && hook.timeoutSeconds > 0 ? hook.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+    const body = Buffer.from(JSON.stringify(buildAdmissionReview(version, uid, attrs, target)));
+    const res = await this.post(hook.clientConfig, body, timeoutSeconds, opts);
+    if (res.kind === 'error') return { kind: 'error', message: res.message, uid };
+    return interpretResponse(hook.name, version, uid, res);
+  }
+
+  /**
+   * POSTs a JSON body to a webhook (admission or conversion) over the pooled, verified transport,
+   * with `?timeout=<n>s` as upstream's webhook client adds. Never throws: a failure comes back as
+   * `{kind: 'error'}` in upstream's words (`Post "<url>": <cause>`).
+   */
+  async post(
+    clientConfig: WebhookClientConfig | undefined,
+    body: Buffer,
+    timeoutSeconds: number,
+    opts: CallOptions = {},
+  ): Promise<WebhookResponse | { kind: 'error'; message: string }> {
     let url: URL;
     let agent: https.Agent;
     try {
-      const ep = this.endpoint(hook);
+      const ep = this.endpoint({ clientConfig });
       url = ep.url;
       url.search = `?timeout=${timeoutSeconds}s`;
-      agent = this.#agentFor(hook.clientConfig?.caBundle, url, ep.serverName);
+      agent = this.#agentFor(clientConfig?.caBundle, url, ep.serverName);
     } catch (e) {
-      return { kind: 'error', message: e instanceof Error ? e.message : String(e), uid };
+      return { kind: 'error', message: e instanceof Error ? e.message : String(e) };
     }
-    const body = Buffer.from(JSON.stringify(buildAdmissionReview(version, uid, attrs, target)));
-    let res: { status: number; headers: IncomingMessage['headers']; body: Buffer };
     try {
-      res = await this.#post(agent, url, body, timeoutSeconds * 1000, opts.signal);
+      return { kind: 'response', ...(await this.#post(agent, url, body, timeoutSeconds * 1000, opts.signal)) };
     } catch (e) {
-      return { kind: 'error', message: `Post ${goQuote(url.toString())}: ${e instanceof Error ? e.message : String(e)}`, uid };
+      return { kind: 'error', message: `Post ${goQuote(url.toString())}: ${e instanceof Error ? e.message : String(e)}` };
     }
-    return interpretResponse(hook.name, version, uid, res);
   }
 
   #post(
@@ -440,7 +464,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** client-go's text for a non-2xx answer that is not a Status. */
-function unstructuredResponseError(status: number, headers: IncomingMessage['headers'], body: Buffer): string {
+export function unstructuredResponseError(status: number, headers: IncomingMessage['headers'], body: Buffer): string {
   const ct = String(headers['content-type'] ?? '');
   const text = ct.startsWith('text/') ? body.subarray(0, 2048).toString('utf8').trim() : '';
   if (status >= 500 && !(status in STATUS_TEXT)) {

@@ -20,6 +20,7 @@ import {
 } from '@marcbachmann/cel-js';
 import { Duration as EngineDuration, UnsignedInt as EngineUnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { CelCompileError } from '../schema/types.ts';
+import { rewriteOptionalEntries } from './optional-syntax.ts';
 
 /** A CEL type as the engine spells it: `int`, `list<string>`, `map<string, dyn>`, a registered type name. */
 export type CelTypeDecl = string;
@@ -122,11 +123,12 @@ export function celEquals(a: unknown, b: unknown): boolean {
     case 'undefined':
       return false;
   }
-  if (a === null || b === null || typeof b !== 'object' || typeof a !== 'object') return false;
+  // uint is an object: compare it with int/double before the object-only checks below
   if (a instanceof EngineUnsignedInt) {
     if (b instanceof EngineUnsignedInt) return a.valueOf() === b.valueOf();
     return typeof b === 'bigint' || typeof b === 'number' ? celEquals(b, a) : false;
   }
+  if (a === null || b === null || typeof b !== 'object' || typeof a !== 'object') return false;
   if (a instanceof Uint8Array) {
     if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -264,7 +266,11 @@ export interface MacroChecker {
   check(node: MacroNode, ctx: MacroContext): MacroType;
   getType(name: string): MacroType;
   createError(code: string, message: string, node: MacroNode): Error;
-  registry: { getListType(t: MacroType): MacroType; getMapType(k: MacroType, v: MacroType): MacroType };
+  registry: {
+    getListType(t: MacroType): MacroType;
+    getMapType(k: MacroType, v: MacroType): MacroType;
+    getOptionalType(t: MacroType | string): MacroType;
+  };
 }
 export interface MacroType {
   kind: string;
@@ -298,8 +304,8 @@ export interface CelRegistrar {
   namespace(name: string): string;
   /** Replace a built-in or registered function at its call sites. */
   override(name: string, arity: number, receiver: boolean, o: CallOverride): void;
-  /** A macro (receiver-style when receiver is true). */
-  macro<S>(name: string, arity: number, receiver: boolean, def: MacroDefinition<S>): void;
+  /** A macro (receiver-style when receiver is true; receiverType narrows the receiver, default dyn). */
+  macro<S>(name: string, arity: number, receiver: boolean, def: MacroDefinition<S>, receiverType?: string): void;
   /** An operator overload, e.g. `Quantity == Quantity`. */
   operator(signature: string, handler: (a: never, b: never) => unknown): void;
 }
@@ -331,8 +337,8 @@ function registrarFor(env: Environment): CelRegistrar {
     override(name, arity, receiver, o) {
       overrides.set(overrideKey(name, arity, receiver), o);
     },
-    macro(name, arity, receiver, def) {
-      const sig = `${receiver ? 'dyn.' : ''}${name}(${new Array(arity).fill('ast').join(', ')}): dyn`;
+    macro(name, arity, receiver, def, receiverType = 'dyn') {
+      const sig = `${receiver ? `${receiverType}.` : ''}${name}(${new Array(arity).fill('ast').join(', ')}): dyn`;
       env.registerFunction(
         sig,
         ((opts: { args: MacroNode[]; receiver: MacroNode | null }) => {
@@ -417,7 +423,7 @@ export class CelEnvironment {
   compile(expr: string): CompiledExpression {
     let parsed: ReturnType<Environment['parse']>;
     try {
-      parsed = this.#env.parse(expr);
+      parsed = this.#env.parse(rewriteOptionalEntries(expr));
     } catch (e) {
       throw toCompileError(expr, e);
     }
@@ -553,12 +559,106 @@ function childNodes(n: InternalNode): InternalNode[] {
   return out;
 }
 
+/** The has() macro state as the engine builds it at parse time (we replace its two hooks). */
+interface HasMacro {
+  args: InternalNode[];
+  typeCheck: (chk: MacroChecker, m: HasMacro, ctx: MacroContext) => MacroType;
+  evaluate: (ev: MacroEvaluator, m: HasMacro, ctx: MacroContext) => unknown;
+}
+
+/** Whether field `name` is present on a has() operand (map key, object field, optional chain). */
+export function fieldPresent(v: unknown, name: string): boolean {
+  if (v instanceof EngineOptional) return v.hasValue() && fieldPresent(v.value(), name);
+  if (v instanceof Map) return v.has(name);
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && (v.constructor === Object || v.constructor === undefined))
+    return Object.prototype.hasOwnProperty.call(v, name);
+  throw celError(`no such overload: has() on ${v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`);
+}
+
+// The engine's has() only accepts a select chain rooted at an identifier; CEL allows any operand
+// (map literals, `self.items[0].name`, function results), so we take over its check and evaluation.
+function patchHas(n: InternalNode): void {
+  const m = n.meta.macro as unknown as HasMacro | undefined;
+  if (!m || !Array.isArray(m.args) || m.args.length !== 1) return;
+  m.typeCheck = (chk, macro, ctx) => {
+    const arg = macro.args[0];
+    if (arg.op !== '.') throw chk.createError('invalid_macro_argument', 'has() invalid argument', arg as unknown as MacroNode);
+    // only the operand is checked: like the engine's own has(), a field the type does not declare is simply absent
+    chk.check((arg.args as [InternalNode, string])[0] as unknown as MacroNode, ctx);
+    return chk.getType('bool');
+  };
+  m.evaluate = (ev, macro, ctx) => {
+    const [operand, field] = macro.args[0].args as [InternalNode, string];
+    return fieldPresent(ev.run(operand as unknown as MacroNode, ctx), field);
+  };
+}
+
+const SIMPLE_ESCAPES: Record<string, number> = {
+  a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '`': 96, '?': 63,
+};
+
+/** Bytes of a CEL bytes literal's source (`b'...'`, `b"""..."""`); undefined when it is not one. */
+export function decodeBytesLiteral(src: string): Uint8Array | undefined {
+  const m = /^[bB]([rR]?)('''|"""|'|")([\s\S]*)\2$/.exec(src);
+  if (!m) return undefined;
+  const enc = new TextEncoder();
+  if (m[1]) return enc.encode(m[3]);
+  const out: number[] = [];
+  const body = m[3];
+  for (let i = 0; i < body.length; ) {
+    const c = body[i];
+    if (c !== '\\') {
+      const cp = body.codePointAt(i)!;
+      const ch = String.fromCodePoint(cp);
+      out.push(...enc.encode(ch));
+      i += ch.length;
+      continue;
+    }
+    const e = body[i + 1];
+    if (e in SIMPLE_ESCAPES) {
+      out.push(SIMPLE_ESCAPES[e]);
+      i += 2;
+    } else if (e === 'x' || e === 'X') {
+      out.push(parseInt(body.slice(i + 2, i + 4), 16));
+      i += 4;
+    } else if (e >= '0' && e <= '7') {
+      out.push(parseInt(body.slice(i + 1, i + 4), 8) & 0xff);
+      i += 4;
+    } else if (e === 'u' || e === 'U') {
+      const len = e === 'u' ? 4 : 8;
+      out.push(...enc.encode(String.fromCodePoint(parseInt(body.slice(i + 2, i + 2 + len), 16))));
+      i += 2 + len;
+    } else return undefined;
+  }
+  return new Uint8Array(out);
+}
+
+function isOptionalNone(n: InternalNode): boolean {
+  if (n.op !== 'rcall') return false;
+  const [name, recv, args] = n.args as [string, InternalNode, InternalNode[]];
+  return name === 'none' && args.length === 0 && recv.op === 'id' && recv.args === 'optional';
+}
+
 /** Pre-check fix-ups: a comprehension over an empty list literal gets a dyn range (engine bug). */
 function prepareAst(root: ASTNode): void {
   const seen = new Set<InternalNode>();
   const walk = (n: InternalNode): void => {
     if (seen.has(n)) return;
     seen.add(n);
+    if (n.op === 'call' && (n.args as unknown[])[0] === 'has') patchHas(n);
+    if (n.op === 'value' && n.args instanceof Uint8Array) {
+      // the engine keeps raw non-ASCII characters of a bytes literal as one byte each; CEL encodes them as UTF-8
+      const decoded = decodeBytesLiteral((n as unknown as { input: string }).input.slice(n.start, n.end));
+      if (decoded) n.args = decoded;
+    }
+    if (n.op === '.' || n.op === '.?' || n.op === '[]' || n.op === '[?]') {
+      // selecting from `{}`, `[]` or `optional.none()` leaves the engine with an unbound type ("Cannot index type 'undefined'")
+      const args = n.args as unknown[];
+      const operand = args[0] as InternalNode;
+      if ((operand.op === 'list' || operand.op === 'map') && Array.isArray(operand.args) && operand.args.length === 0)
+        args[0] = getBaseEnv().parse(operand.op === 'list' ? 'dyn([])' : 'dyn({})').ast;
+      else if (isOptionalNone(operand)) args[0] = getBaseEnv().parse('dyn(optional.none())').ast;
+    }
     if (n.op === 'comprehension') {
       const args = n.args as { iterable: InternalNode };
       const it = args.iterable;
@@ -573,6 +673,51 @@ function prepareAst(root: ASTNode): void {
 
 function literalOf(n: InternalNode): unknown {
   return n.op === 'value' ? n.args : NOT_LITERAL;
+}
+
+/** Go's time.Duration range (int64 nanoseconds), which cel-go durations are bound to. */
+const MAX_DURATION_NANOS = 9223372036854775807n;
+const MIN_TIMESTAMP_MS = -62135596800000;
+const MAX_TIMESTAMP_MS = 253402300799999;
+
+/** CEL range errors for timestamps outside 0001..9999 and durations outside Go's int64 nanoseconds. */
+export function checkTimeRange(v: unknown): unknown {
+  if (v instanceof Date) {
+    const t = v.getTime();
+    if (!(t >= MIN_TIMESTAMP_MS && t <= MAX_TIMESTAMP_MS)) throw celError('timestamp out of range');
+  } else if (v instanceof EngineDuration) {
+    const total = BigInt(v.seconds) * 1_000_000_000n + BigInt(Math.trunc(v.nanos));
+    if (total > MAX_DURATION_NANOS || total < -MAX_DURATION_NANOS) throw celError('duration out of range');
+  }
+  return v;
+}
+
+/**
+ * int-vs-double ordering as cel-go does it (-1, 0, 1; NaN when unordered): doubles beyond the int64
+ * range order outside it, otherwise the int is compared as a double (so 2^63-1 and 2^63 are equal).
+ */
+function compareIntDouble(i: bigint, d: number): number {
+  if (Number.isNaN(d)) return Number.NaN;
+  if (d < -9223372036854775808) return 1;
+  if (d > 9223372036854775808) return -1;
+  const x = Number(i);
+  return x < d ? -1 : x > d ? 1 : 0;
+}
+
+const ORDER_TESTS: Record<string, (c: number) => boolean> = {
+  '<': (c) => c < 0,
+  '<=': (c) => c <= 0,
+  '>': (c) => c > 0,
+  '>=': (c) => c >= 0,
+};
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A whole double used as a key of a Map with int keys looks up the int key (CEL numeric key equality). */
+function intKeyFor(container: unknown, key: unknown): unknown {
+  if (container instanceof Map && typeof key === 'number' && Number.isInteger(key) && !container.has(key) && container.has(BigInt(key)))
+    return BigInt(key);
+  return key;
 }
 
 function checkIntRange(v: unknown): unknown {
@@ -618,6 +763,19 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
     target ??= resolve();
     return target(ev, ast, ctx);
   };
+  const keyType = n.op === 'map' ? /^map<(int|bool),/.exec(n.checkedType?.name ?? '')?.[1] : undefined;
+  if (keyType) {
+    // the engine builds map literals as plain objects, turning int/bool keys into strings (iteration
+    // would then yield strings); rebuild them as Maps with typed keys (uint keys stay: Map lookup is by identity)
+    const evaluateObject = n.evaluate;
+    n.evaluate = function evaluateTypedKeys(ev, ast, ctx) {
+      const v = evaluateObject(ev, ast, ctx);
+      if (v === null || typeof v !== 'object' || v.constructor !== Object) return v;
+      const toKey = (k: string): unknown =>
+        keyType === 'bool' ? k === 'true' : BigInt(k);
+      return new Map(Object.entries(v).map(([k, x]) => [toKey(k), x]));
+    };
+  }
 
   const h = n.handle;
   if (typeof h !== 'function') return;
@@ -638,7 +796,35 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
       n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
         if (Array.isArray(l) && Array.isArray(r)) return listConcat(l, r);
         if (typeof l === 'string' && typeof r === 'string') chargeCost(traversalCost(l.length + r.length));
+        return checkTimeRange(h(l, r, ast, ev));
+      };
+      break;
+    case '-':
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => checkTimeRange(h(l, r, ast, ev));
+      break;
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const test = ORDER_TESTS[n.op];
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+        if (typeof l === 'bigint' && typeof r === 'number') return test(compareIntDouble(l, r));
+        if (typeof l === 'number' && typeof r === 'bigint') return test(-compareIntDouble(r, l));
         return h(l, r, ast, ev);
+      };
+      break;
+    }
+    case '[]':
+    case '[?]':
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => h(l, intKeyFor(l, r), ast, ev);
+      break;
+    case 'in':
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+        const found = h(intKeyFor(r, l), r, ast, ev);
+        // uint operands: the engine's list search does not compare uint with int/double
+        if (found === false && Array.isArray(r) && (l instanceof EngineUnsignedInt || r.some((x) => x instanceof EngineUnsignedInt)))
+          return r.some((x) => celEquals(l, x));
+        return found;
       };
       break;
     case '/':
@@ -668,6 +854,20 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
         n.handle = isR
           ? (args: unknown) => callOverride(o, args as unknown[])
           : (args: unknown) => callOverride(o, args as unknown[]);
+      } else if (!isR && (name === 'duration' || name === 'timestamp') && argNodes.length === 1) {
+        n.handle = (args: unknown, ast: unknown, ev: unknown) => checkTimeRange(h(args, ast, ev));
+      } else if (!isR && name === 'string' && argNodes.length === 1) {
+        n.handle = (args: unknown, ast: unknown, ev: unknown) => {
+          const a = (args as unknown[])[0];
+          if (a instanceof Uint8Array) {
+            try {
+              return STRICT_UTF8.decode(a);
+            } catch {
+              throw celError('invalid UTF-8 in bytes, cannot convert to string');
+            }
+          }
+          return h(args, ast, ev);
+        };
       } else if (!isR && (name === 'int' || name === 'uint') && argNodes.length === 1) {
         n.handle = (args: unknown, ast: unknown, ev: unknown) => {
           const a = (args as unknown[])[0];

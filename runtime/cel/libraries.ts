@@ -5,10 +5,12 @@ import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { formatLibrary } from './library/format.ts';
 import { ipLibrary } from './library/ip.ts';
 import { listsLibrary } from './library/lists.ts';
+import { optionalsLibrary } from './library/optionals.ts';
 import { quantityLibrary } from './library/quantity.ts';
 import { regexLibrary } from './library/regex.ts';
 import { semverLibrary } from './library/semver.ts';
 import { stringsLibrary } from './library/strings.ts';
+import { timeBytesLibrary } from './library/time-bytes.ts';
 import { urlLibrary } from './library/url.ts';
 
 export const LIBRARIES: CelLibrary[] = [
@@ -21,6 +23,8 @@ export const LIBRARIES: CelLibrary[] = [
   semverLibrary,
   formatLibrary,
   quantityLibrary,
+  optionalsLibrary,
+  timeBytesLibrary,
 ];
 
 installLibraries(LIBRARIES);

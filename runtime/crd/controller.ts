@@ -167,17 +167,8 @@ export class CRDController {
     conditions = setCondition(conditions, names.established, now);
     const status = { ...(crd.status ?? {}), acceptedNames: names.acceptedNames, conditions };
     if (!deepEqual(status, crd.status)) {
-      try {
-        await this.writeStatus(crd, status);
-      } catch (e) {
-        // Names that cannot be accepted leave acceptedNames incomplete, which the status rules
-        // refuse (kind and plural are required): the conditions are written with the old names.
-        if (!(e instanceof ApiError && e.code === 422)) throw e;
-        const fallback: typeof status = { ...status };
-        if (crd.status?.acceptedNames) fallback.acceptedNames = crd.status.acceptedNames;
-        else delete (fallback as { acceptedNames?: unknown }).acceptedNames;
-        await this.writeStatus(crd, fallback);
-      }
+      // acceptedNames may carry "" for a plural or kind that conflicts: the status rules accept that.
+      await this.writeStatus(crd, status);
       return; // the watch brings the next step
     }
     // Establishing controller.

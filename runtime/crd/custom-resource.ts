@@ -99,7 +99,10 @@ export interface CustomResourceVersion {
   applyDefaults(obj: unknown): void;
   /** Decoding as upstream does on write: metadata coercion, pruning, defaulting; then validation. */
   write(obj: Obj, old?: Obj): WriteResult;
-  /** Conversion (strategy None): a copy with only apiVersion changed. */
+  /**
+   * Conversion None of one object: a copy with only apiVersion changed. Serving converts through the
+   * CRD's converter instead (conversion.ts: None or Webhook, async, batched, with upstream's checks).
+   */
   convert(obj: Obj, toVersion: string): Obj;
 }
 

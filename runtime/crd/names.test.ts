@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calculateNames, reconcileNames } from './names.ts';
 import type { CRDNames, CustomResourceDefinition } from './types.ts';
+import * as validators from '../../out/validators/index.ts';
 
 const crd = (name: string, names: CRDNames, accepted?: CRDNames): CustomResourceDefinition => ({
   metadata: { name: `${names.plural}.example.cluster.io`, uid: name },
@@ -53,5 +54,61 @@ describe('NamesAccepted', () => {
       { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: '2026-07-01T10:00:00Z' },
       { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: '2026-07-01T10:00:00Z' },
     ]);
+  });
+});
+
+describe('acceptedNames on conflict (upstream naming controller)', () => {
+  const statusValidator = validators.CustomResourceDefinition.createValidator({});
+  /** A CRD object the generated validator takes (a schema on its version). */
+  const object = (c: CustomResourceDefinition): Record<string, unknown> => ({
+    apiVersion: 'apiextensions.cluster.io/v1',
+    kind: 'CustomResourceDefinition',
+    ...c,
+    spec: { ...c.spec, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+  });
+  const cases: { name: string; names: CRDNames; accepted?: CRDNames; want: CRDNames }[] = [
+    {
+      name: 'fresh CRD, kind taken: kind written as "", the rest accepted',
+      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Widget', listKind: 'GizmoList' },
+      want: { plural: 'gizmos', singular: 'gizmo', kind: '', listKind: 'GizmoList' },
+    },
+    {
+      name: 'fresh CRD, plural taken: plural written as ""',
+      names: { plural: 'wd', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+      want: { plural: '', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+    },
+    {
+      name: 'accepted CRD adding a taken short name keeps its old short names',
+      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList', shortNames: ['gz', 'wd'] },
+      accepted: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList', shortNames: ['gz'] },
+      want: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList', shortNames: ['gz'] },
+    },
+    {
+      name: 'accepted CRD renaming its singular to a taken one keeps the old singular',
+      names: { plural: 'gizmos', singular: 'widget', kind: 'Gizmo', listKind: 'GizmoList', categories: ['all'] },
+      accepted: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+      want: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList', categories: ['all'] },
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}; the /status rules accept it`, () => {
+      const r = calculateNames(crd('b', c.names, c.accepted), { crds: [existing] });
+      expect(r.namesAccepted.status).toBe('False');
+      expect(r.acceptedNames).toEqual(c.want);
+      const obj = { ...object(crd('b', c.names)), status: { acceptedNames: r.acceptedNames, conditions: [{ ...r.namesAccepted, lastTransitionTime: '2026-07-01T10:00:00Z' }], storedVersions: ['v1'] } };
+      const old = { ...obj, status: { storedVersions: ['v1'] } };
+      expect(statusValidator.validateUpdate(obj, old)).toEqual([]);
+    });
+  }
+
+  it('spec.names still requires a non-empty plural and kind (upstream: required for spec, not for status)', () => {
+    for (const [names, field] of [
+      [{ plural: 'gizmos', singular: 'gizmo', kind: '', listKind: 'GizmoList' }, 'spec.names.kind'],
+      [{ plural: '', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' }, 'spec.names.plural'],
+    ] as const) {
+      const obj = object(crd('b', names));
+      // Only the Required error at the field (no syntax error for ""); plural "" also breaks metadata.name.
+      expect(statusValidator.validate(obj).filter((e) => e.field === field)).toEqual([{ field, reason: 'FieldValueRequired', message: 'Required value' }]);
+    }
   });
 });

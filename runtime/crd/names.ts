@@ -133,9 +133,13 @@ export function calculateNames(crd: CustomResourceDefinition, ctx: NamingContext
   return { acceptedNames: clean(next), namesAccepted: cond, established };
 }
 
+/**
+ * acceptedNames as upstream serializes them: plural and kind always (json tags without omitempty,
+ * so "" while a conflicting name was never accepted), the other names only when non-empty.
+ */
 function clean(n: CRDNames): CRDNames {
-  const out: CRDNames = {};
-  for (const k of ['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories'] as const) {
+  const out: CRDNames = { plural: n.plural ?? '', kind: n.kind ?? '' };
+  for (const k of ['singular', 'shortNames', 'listKind', 'categories'] as const) {
     const v = n[k];
     if (v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)) (out as Record<string, unknown>)[k] = v;
   }

@@ -35,6 +35,8 @@ export function splitCsvLine(line: string): string[] {
 
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
+  /** What authenticate returns per token (with system:authenticated), built once: shared and frozen. */
+  private readonly authenticated = new Map<string, UserInfo>();
 
   static fromCsv(text: string): TokenAuthenticator {
     const a = new TokenAuthenticator();
@@ -44,7 +46,9 @@ export class TokenAuthenticator {
       if (cols.length < 3) throw new Error(`token file line ${i + 1}: need at least 3 columns (token,user,uid)`);
       const [token, name, uid, groups] = cols;
       if (!token) return;
-      a.tokens.set(token, { name, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] });
+      const user = { name, uid, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] };
+      a.tokens.set(token, user);
+      a.authenticated.set(token, Object.freeze({ ...user, groups: Object.freeze([...user.groups, 'system:authenticated']) as string[] }));
     });
     return a;
   }
@@ -68,8 +72,6 @@ export class TokenAuthenticator {
     if (!m) return null;
     const token = m[1].trim();
     if (token === '') return undefined;
-    const user = this.tokens.get(token);
-    if (!user) return null;
-    return { ...user, groups: [...user.groups, 'system:authenticated'] };
+    return this.authenticated.get(token) ?? null;
   }
 }

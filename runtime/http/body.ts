@@ -10,25 +10,34 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export const BODY_TYPES = ['application/json', 'application/yaml'];
 
-/** Reads the whole body, refusing more than `limit` bytes with 413. */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * Reads the whole body, refusing more than `limit` bytes with 413. Stream events rather than
+ * `for await`: the async iterator costs a measurable share of a small create.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw ApiError.requestEntityTooLarge(`limit is ${limit}`);
+    return Promise.reject(ApiError.requestEntityTooLarge(`limit is ${limit}`));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > limit) {
-      req.resume();
-      throw ApiError.requestEntityTooLarge(`limit is ${limit}`);
-    }
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (b: Buffer): void => {
+      size += b.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.resume();
+        reject(ApiError.requestEntityTooLarge(`limit is ${limit}`));
+        return;
+      }
+      chunks.push(b);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('aborted', () => reject(ApiError.badRequest('the request body was cut short')));
+  });
 }
 
 /** The media type without parameters, lowercased; `application/json` when the header is absent. */

@@ -13,6 +13,7 @@ import type { Storage } from '../storage/interface.ts';
 import { DefaultServiceResolver } from '../admission/index.ts';
 import { WebhookAdmission } from './admission.ts';
 import { CRDController } from '../crd/controller.ts';
+import { StorageVersionMigrationController } from '../migration/controller.ts';
 import { CustomResourceServing } from './custom-resources.ts';
 import type { TokenAuthenticator } from './auth.ts';
 import { OpenApiDocuments } from './openapi.ts';
@@ -73,6 +74,8 @@ export interface BuildOptions {
   admission?: boolean;
   /** Serving the custom resources of established CRDs, with the CRD controller (default on). */
   customResources?: boolean;
+  /** The StorageVersionMigration controller (default on). */
+  storageVersionMigration?: boolean;
 }
 
 export interface BuiltServer {
@@ -82,6 +85,8 @@ export interface BuiltServer {
   admission: WebhookAdmission | undefined;
   /** The CRD controller (undefined when custom resources are turned off); stop() it on shutdown. */
   crdController: CRDController | undefined;
+  /** The StorageVersionMigration controller (undefined when turned off); stop() it on shutdown. */
+  migrationController: StorageVersionMigrationController | undefined;
   /** What /api reports as serverAddress (host:port), once the port is known. */
   setServerAddress(address: string): void;
 }
@@ -128,6 +133,12 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     crdController = new CRDController({ registry, serving: customResources, builtins: descriptors });
     await crdController.start();
   }
+  let migrationController: StorageVersionMigrationController | undefined;
+  if (opts.storageVersionMigration !== false) {
+    // After the CRD controller: custom resources stored at start are served, so unfinished migrations of them resume.
+    migrationController = new StorageVersionMigrationController({ registry });
+    await migrationController.start();
+  }
   let address = '127.0.0.1';
   const api = new ApiServer({
     registry,
@@ -147,6 +158,7 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     registry,
     admission,
     crdController,
+    migrationController,
     setServerAddress(a: string) {
       address = a;
     },

@@ -1,10 +1,14 @@
 // Serving the custom resources of established CRDs: `/apis/<group>/<version>/[namespaces/<ns>/]<plural>`
 // for every served version, with the same handlers and the same generic Store as the built-in
 // resources (one Store per served version, all over the same keys, storing at the storage version;
-// conversion None). Plus /status and /scale when enabled, discovery entries and OpenAPI documents.
+// each read converts from the version an object was stored at and each write to the storage version
+// through the CRD's converter, None or Webhook, built once per CRD generation). Plus /status and
+// /scale when enabled, discovery entries and OpenAPI documents.
 // The CRD controller (runtime/crd/controller.ts) decides what is installed.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WebhookClient } from '../admission/client.ts';
+import { buildConverter, type CustomResourceConverter } from '../crd/conversion.ts';
 import { CustomResourceCache, CustomResourceError, servedVersions, storageVersion, type CustomResourceDefinition, type CustomResourceVersion } from '../crd/index.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { deepClone, isObj, meta, metaOf, type Obj } from '../registry/object.ts';
@@ -67,6 +71,8 @@ export interface CustomResourceServingOptions {
   storeOptions?: StoreOptions;
   admission?: WebhookAdmission;
   openapi: OpenApiDocuments;
+  /** Transport of conversion webhooks; default: the admission engine's (one pool, one service resolver). */
+  webhookClient?: WebhookClient;
 }
 
 const FAKE_ROUTE = {} as Route<Handler>;
@@ -109,15 +115,23 @@ export class CustomResourceServing implements CustomResourceRouter {
   private gvs: GroupVersion[] = [];
   private readonly openapi: CustomResourceOpenApi;
 
+  private readonly webhookClient: WebhookClient;
+
   constructor(private readonly o: CustomResourceServingOptions) {
     this.openapi = new CustomResourceOpenApi(o.openapi);
+    this.webhookClient = o.webhookClient ?? o.admission?.engine.client ?? new WebhookClient();
   }
 
-  private makeStore(crv: CustomResourceVersion, storageApiVersion: string): ServedVersion {
+  private makeStore(crv: CustomResourceVersion, storageApiVersion: string, converter: CustomResourceConverter): ServedVersion {
     const descriptor: ResourceDescriptor = { ...crv.descriptor, deleteReturns: 'Status', printerColumns: crv.printerColumns };
     completePrinterColumns.add(descriptor);
     const shapes = { ...this.o.shapes, [crv.kind]: applyShape(crv) };
-    const store = new Store(this.o.registry, this.o.storage, descriptor, crv, customResourceStrategy(crv), { ...(this.o.storeOptions ?? {}), shapes, storageApiVersion });
+    const store = new Store(this.o.registry, this.o.storage, descriptor, crv, customResourceStrategy(crv), {
+      ...(this.o.storeOptions ?? {}),
+      shapes,
+      storageApiVersion,
+      converter,
+    });
     return { crv, descriptor, store, shapes };
   }
 
@@ -130,7 +144,7 @@ export class CustomResourceServing implements CustomResourceRouter {
     const inst = this.installed.get(name);
     if (inst && inst.crd.metadata?.uid === crd.metadata?.uid) return inst.storageStore;
     const sv = storageVersion(crd) ?? crd.spec.versions[0]?.name ?? '';
-    return this.makeStore(this.cache.get(crd, sv), `${crd.spec.group}/${sv}`).store;
+    return this.makeStore(this.cache.get(crd, sv), `${crd.spec.group}/${sv}`, buildConverter(crd, { client: this.webhookClient })).store;
   }
 
   isInstalled(name: string): boolean {
@@ -148,16 +162,18 @@ export class CustomResourceServing implements CustomResourceRouter {
     }
     const sv = storageVersion(crd) ?? '';
     const storageApiVersion = `${crd.spec.group}/${sv}`;
+    // one converter per CRD generation, shared by the stores of all its versions
+    const converter = buildConverter(crd, { client: this.webhookClient });
     const versions = new Map<string, ServedVersion>();
     for (const v of servedVersions(crd)) {
       try {
-        versions.set(v, this.makeStore(this.cache.get(crd, v), storageApiVersion));
+        versions.set(v, this.makeStore(this.cache.get(crd, v), storageApiVersion, converter));
       } catch (e) {
         if (!(e instanceof CustomResourceError)) throw e;
       }
     }
     const storageServed = versions.get(sv);
-    const storageStore = storageServed?.store ?? this.makeStore(this.cache.get(crd, sv), storageApiVersion).store;
+    const storageStore = storageServed?.store ?? this.makeStore(this.cache.get(crd, sv), storageApiVersion, converter).store;
     if (existing) this.o.registry.unregister(existing.group, existing.plural, existing.storageStore);
     const inst: Installed = { crd, signature, group: crd.spec.group, plural: storageStore.descriptor.plural, versions, storageStore };
     this.installed.set(name, inst);

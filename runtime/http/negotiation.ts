@@ -20,8 +20,23 @@ export interface MediaRange {
   params: Record<string, string>;
 }
 
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (!header || header.trim() === '') return [{ type: '*', subtype: '*', params: {} }];
+const ANY: readonly MediaRange[] = [{ type: '*', subtype: '*', params: {} }];
+/** Parsed Accept headers: clients send the same few on every request. Bounded; results are shared, never mutated. */
+const parsedAccept = new Map<string, readonly MediaRange[]>();
+
+export function parseAccept(header: string | undefined): readonly MediaRange[] {
+  if (!header) return ANY;
+  let ranges = parsedAccept.get(header);
+  if (ranges === undefined) {
+    ranges = parseAcceptUncached(header);
+    if (parsedAccept.size >= 256) parsedAccept.clear();
+    parsedAccept.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptUncached(header: string): MediaRange[] {
+  if (header.trim() === '') return [{ type: '*', subtype: '*', params: {} }];
   const out: MediaRange[] = [];
   for (const clause of header.split(',')) {
     const parts = clause.split(';').map((p) => p.trim());

@@ -64,11 +64,12 @@ export class PathMatcher<T> {
 
   /** Matches a URL path (without query); segments are percent-decoded. Undefined when nothing matches. */
   match(path: string): PathMatch<T> | undefined {
-    const raw = splitPath(path);
-    const segs: string[] = [];
-    for (const s of raw) {
+    // Plain loops, no closures: this runs on every request, and tsx's keepNames makes each closure a call.
+    const segs = splitPath(path);
+    for (let i = 0; i < segs.length; i++) {
+      if (!segs[i].includes('%')) continue;
       try {
-        segs.push(decodeURIComponent(s));
+        segs[i] = decodeURIComponent(segs[i]);
       } catch {
         return undefined;
       }
@@ -77,7 +78,7 @@ export class PathMatcher<T> {
     const leaf = this.walk(this.root, segs, 0, values);
     if (!leaf) return undefined;
     const params: Record<string, string> = {};
-    leaf.paramNames.forEach((n, i) => (params[n] = values[i]));
+    for (let i = 0; i < leaf.paramNames.length; i++) params[leaf.paramNames[i]] = values[i];
     return { byMethod: leaf.byMethod, params, template: leaf.template };
   }
 

@@ -12,6 +12,7 @@ import { handlers, type Handler, type RequestContext } from './handlers.ts';
 import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
 import type { OpenApiDocuments } from './openapi.ts';
 import { PathMatcher } from './path-matcher.ts';
+import { RequestDeadlines } from './request-deadlines.ts';
 import type { CustomResourceRouter } from './custom-resources.ts';
 import { encode, sendError, sendNotFoundPage, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
@@ -98,24 +99,28 @@ export class ApiServer {
     this.discovery = new Discovery(this.tables);
   }
 
-  /** The node:http request listener. */
+  /** Ordinary requests get upstream's default request timeout (60 s), then 504; watches are bounded by timeoutSeconds. */
+  readonly deadlines = new RequestDeadlines<ServerResponse>(60_000, (res) => {
+    if (!res.headersSent) sendError(res, ApiError.timeout('request did not complete within the allotted timeout', 0));
+  });
+
+  /** The node:http request listener. (No closures per request: tsx's keepNames wraps each one in a costly call.) */
   readonly listener: RequestListener = (req, res) => {
-    // Ordinary requests get 60 s (upstream's --request-timeout), then 504; watches are bounded by timeoutSeconds.
-    const isWatch = /[?&]watch=(true|1)(&|$)/.test(req.url ?? '') || /^\/apis?\/(.+\/)?watch\//.test(req.url ?? '');
-    let timer: NodeJS.Timeout | undefined;
-    if (!isWatch) {
-      timer = setTimeout(() => {
-        if (!res.headersSent) sendError(res, ApiError.timeout('request did not complete within the allotted timeout', 0));
-      }, this.requestTimeoutMs);
-      res.once('close', () => clearTimeout(timer));
-    }
-    this.handle(req, res)
-      .catch((e) => sendError(res, e))
-      .finally(() => clearTimeout(timer));
+    void this.serve(req, res);
   };
 
-  /** Upstream's default request timeout. */
-  requestTimeoutMs = 60_000;
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '';
+    const tracked = !url.includes('watch') || !(/[?&]watch=(true|1)(&|$)/.test(url) || /^\/apis?\/(.+\/)?watch\//.test(url));
+    if (tracked) this.deadlines.track(res);
+    try {
+      await this.handle(req, res);
+    } catch (e) {
+      sendError(res, e);
+    } finally {
+      if (tracked) this.deadlines.done(res);
+    }
+  }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { pathname, query } = splitRequestUrl(req.url ?? '/');

@@ -82,12 +82,24 @@ export function deserializePathElement(s: string): PathElement {
   }
 }
 
+// Comparators and ranks are module-level functions, not closures: they run per element of every
+// managedFields computation, and tsx's keepNames turns each closure creation into a call.
+function valueRank(v: unknown): number {
+  return typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : Array.isArray(v) ? 3 : isObject(v) ? 4 : 5;
+}
+
+function elementRank(p: PathElement): number {
+  return 'field' in p ? 0 : 'key' in p ? 1 : 'value' in p ? 2 : 3;
+}
+
+function compareChildNodes(a: ChildNode, b: ChildNode): number {
+  return comparePathElements(a.pe, b.pe);
+}
+
 /** structured-merge-diff's value.Compare order: numbers < strings < bools < lists < maps < null. */
 export function compareValues(a: unknown, b: unknown): number {
-  const rank = (v: unknown): number =>
-    typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : Array.isArray(v) ? 3 : isObject(v) ? 4 : 5;
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = valueRank(a);
+  const rb = valueRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
     case 0:
@@ -123,9 +135,8 @@ export function compareValues(a: unknown, b: unknown): number {
 
 /** PathElement.Compare: fields < keys < values < indexes. */
 export function comparePathElements(a: PathElement, b: PathElement): number {
-  const rank = (p: PathElement): number => ('field' in p ? 0 : 'key' in p ? 1 : 'value' in p ? 2 : 3);
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = elementRank(a);
+  const rb = elementRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   if ('field' in a && 'field' in b) return compareStrings(a.field, b.field);
   if ('key' in a && 'key' in b) {
@@ -276,7 +287,7 @@ export class FieldSet {
   }
 
   private sortedChildren(): ChildNode[] {
-    return [...this.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
+    return [...this.children.values()].sort(compareChildNodes);
   }
 
   /** Every member path, in upstream's iteration order (a level's members, then its children). */
@@ -298,7 +309,8 @@ export class FieldSet {
   private emit(includeSelf: boolean): JsonObject {
     const out: JsonObject = {};
     const members = this.sortedMembers();
-    const children = this.sortedChildren().filter((c) => !c.set.empty());
+    const children: ChildNode[] = [];
+    for (const c of this.sortedChildren()) if (!c.set.empty()) children.push(c);
     if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = {};
     let mi = 0;
     let ci = 0;

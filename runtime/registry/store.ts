@@ -118,9 +118,31 @@ export interface StoreOptions {
   shapes?: Record<string, Schema>;
   /**
    * Custom resources: the apiVersion objects are stored at (the CRD's storage version). Objects are
-   * written with it and read back at this store's version (conversion None: only apiVersion changes).
+   * converted to it on write and from the apiVersion they were stored at on read.
    */
   storageApiVersion?: string;
+  /** Custom resources: the CRD's converter (without one, conversion None: only apiVersion changes). */
+  converter?: ObjectConverter;
+}
+
+/**
+ * Converts custom resources between versions (runtime/crd/conversion.ts). Objects already at
+ * `apiVersion` come back as they are; inputs are not modified; failures are ApiErrors.
+ */
+export interface ObjectConverter {
+  convert(objects: readonly Obj[], apiVersion: string, opts?: { list?: boolean }): Promise<Obj[]>;
+}
+
+/** Conversion None: only apiVersion changes (a store given storageApiVersion without a converter). */
+const API_VERSION_ONLY: ObjectConverter = {
+  async convert(objects, apiVersion) {
+    return objects.map((o) => (o.apiVersion === apiVersion ? o : { ...o, apiVersion }));
+  },
+};
+
+/** A failure on a watch stream: upstream wraps errors that are no API status as InternalError. */
+function watchError(e: unknown): ApiError {
+  return e instanceof ApiError && e.reason !== '' ? e : ApiError.internal(e);
 }
 
 /** Rendered GET bodies kept per store (see Store.getJson). */
@@ -151,6 +173,8 @@ export class Store {
   readonly resource: ResourceRef;
   readonly apiVersion: string;
   private readonly hasStatus: boolean;
+  /** Conversion between the stored and this store's version (custom resources only; built-ins skip it all). */
+  private readonly converter: ObjectConverter | undefined;
 
   constructor(
     readonly registry: Registry,
@@ -164,6 +188,7 @@ export class Store {
     this.resource = { group: descriptor.group, plural: descriptor.plural };
     this.apiVersion = apiVersionOf(descriptor);
     this.hasStatus = descriptor.subresources.includes('status');
+    this.converter = options.converter ?? (options.storageApiVersion !== undefined ? API_VERSION_ONLY : undefined);
   }
 
   // ---------------------------------------------------------------- keys and codec
@@ -176,19 +201,60 @@ export class Store {
     return objectPrefix(this.descriptor.group, this.descriptor.plural, this.descriptor.namespaced ? namespace : undefined);
   }
 
-  /** Parses a stored value and stamps its resourceVersion. */
+  /** Parses a stored value and stamps its resourceVersion (custom resources: at the apiVersion stored). */
   decode(value: string, revision: number): Obj {
     const obj = JSON.parse(value) as Obj;
     meta(obj).resourceVersion = String(revision);
-    if (this.options.storageApiVersion !== undefined && obj.apiVersion !== undefined) obj.apiVersion = this.apiVersion;
     return obj;
   }
 
   private encode(obj: Obj): string {
     const copy = { ...obj, metadata: { ...metaOf(obj) } };
     delete (copy.metadata as Record<string, unknown>).resourceVersion;
-    if (this.options.storageApiVersion !== undefined) (copy as Obj).apiVersion = this.options.storageApiVersion;
     return JSON.stringify(copy);
+  }
+
+  /** Stored values at this store's version (one conversion call for all), then stamped with their revisions. */
+  private async decodeConverted(kvs: readonly { value: string; modRevision: number }[], list = false): Promise<Obj[]> {
+    const out = await this.convertTo(kvs.map((kv) => JSON.parse(kv.value) as Obj), this.apiVersion, list);
+    out.forEach((o, i) => {
+      meta(o).resourceVersion = String(kvs[i].modRevision);
+    });
+    return out;
+  }
+
+  /** Objects, each at the apiVersion it carries (the storage version when none), converted to `apiVersion`. */
+  private async convertTo(objs: Obj[], apiVersion: string, list = false): Promise<Obj[]> {
+    for (const o of objs) if (o.apiVersion === undefined) o.apiVersion = this.options.storageApiVersion ?? this.apiVersion;
+    try {
+      return await (this.converter as ObjectConverter).convert(objs, apiVersion, { list });
+    } catch (e) {
+      throw e instanceof ApiError ? e : new ApiError(500, '', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** `obj` as it is written: without resourceVersion, converted to the storage version. */
+  private async toStorage(obj: Obj): Promise<Obj> {
+    const copy: Obj = { ...obj, metadata: { ...metaOf(obj) } };
+    delete (copy.metadata as Record<string, unknown>).resourceVersion;
+    return (await this.convertTo([copy], this.options.storageApiVersion ?? this.apiVersion))[0];
+  }
+
+  /**
+   * The answer to a write of `obj`: what was stored, converted back to this store's version as
+   * upstream decodes it (`obj` itself when the versions are the same); resourceVersion from `obj`.
+   */
+  private async fromStorage(stored: Obj, obj: Obj): Promise<Obj> {
+    if (stored.apiVersion === this.apiVersion) return obj;
+    const out = (await this.convertTo([structuredClone(stored)], this.apiVersion))[0];
+    const rv = metaOf(obj).resourceVersion;
+    if (rv !== undefined) meta(out).resourceVersion = rv;
+    return out;
+  }
+
+  /** encode, converting custom resources to the storage version first. */
+  private async encodeAsync(obj: Obj): Promise<string> {
+    return this.converter ? JSON.stringify(await this.toStorage(obj)) : this.encode(obj);
   }
 
   private nsFor(namespace: string | undefined): string | undefined {
@@ -207,6 +273,7 @@ export class Store {
       throw fromStorageError(e, { resource: this.resource, name, op: 'get', requestedRevision: rv });
     }
     if (!kv) throw ApiError.notFound(this.resource, name);
+    if (this.converter) return (await this.decodeConverted([kv]))[0];
     return this.decode(kv.value, kv.modRevision);
   }
 
@@ -229,6 +296,11 @@ export class Store {
       throw fromStorageError(e, { resource: this.resource, name, op: 'get', requestedRevision: rv });
     }
     if (!kv) throw ApiError.notFound(this.resource, name);
+    if (this.converter) {
+      // not cached: a conversion webhook is asked on every read, as upstream does
+      const { kind: _ck, apiVersion: _ca, ...fields } = (await this.decodeConverted([kv]))[0];
+      return JSON.stringify({ kind: this.descriptor.kind, apiVersion: this.apiVersion, ...fields }) + '\n';
+    }
     const hit = this.rendered.get(key);
     if (hit !== undefined && hit.rev === kv.modRevision) return hit.text;
     const { kind: _k, apiVersion: _a, ...rest } = this.decode(kv.value, kv.modRevision);
@@ -238,15 +310,24 @@ export class Store {
     return text;
   }
 
-  /** Stored object and its revision, or undefined. */
-  private async read(namespace: string | undefined, name: string): Promise<{ obj: Obj; rev: number } | undefined> {
+  /**
+   * Stored object (at this store's version) and its revision, or undefined. `stale`: stored at
+   * another apiVersion than the storage version (a write must rewrite it even when nothing changed).
+   */
+  private async read(namespace: string | undefined, name: string): Promise<{ obj: Obj; rev: number; stale?: boolean } | undefined> {
     let kv: KeyValue | undefined;
     try {
       kv = (await this.storage.get(this.key(namespace, name))).kv;
     } catch (e) {
       throw fromStorageError(e, { resource: this.resource, name, op: 'get' });
     }
-    return kv ? { obj: this.decode(kv.value, kv.modRevision), rev: kv.modRevision } : undefined;
+    if (!kv) return undefined;
+    if (!this.converter) return { obj: this.decode(kv.value, kv.modRevision), rev: kv.modRevision };
+    const raw = JSON.parse(kv.value) as Obj;
+    const stale = raw.apiVersion !== undefined && raw.apiVersion !== this.options.storageApiVersion;
+    const obj = (await this.convertTo([raw], this.apiVersion))[0];
+    meta(obj).resourceVersion = String(kv.modRevision);
+    return { obj, rev: kv.modRevision, stale };
   }
 
   /** Waits until the store reaches `rv`; 504 `Too large resource version` after the wait (upstream ~3 s). */
@@ -381,9 +462,11 @@ export class Store {
       }
       revision = res.revision;
       snapshot = res.revision;
-      for (const kv of res.items) {
+      // custom resources: the page is converted in one call before selectors see it (they apply to this version)
+      const converted = this.converter ? await this.decodeConverted(res.items, true) : undefined;
+      for (const [i, kv] of res.items.entries()) {
         lastKey = kv.key;
-        const obj = this.decode(kv.value, kv.modRevision);
+        const obj = converted ? converted[i] : this.decode(kv.value, kv.modRevision);
         if (!this.matches(sel, obj)) continue;
         delete obj.kind;
         delete obj.apiVersion;
@@ -512,13 +595,15 @@ export class Store {
     }
     if (opts.dryRun) {
       mm.resourceVersion = '';
-      return { object: obj, warnings };
+      // a dry run goes through the storage codec too (upstream's dry-run storage encodes and decodes)
+      return { object: this.converter ? await this.fromStorage(await this.toStorage(obj), obj) : obj, warnings };
     }
     for (let attempt = 0; ; attempt++) {
+      const stored = this.converter ? await this.toStorage(obj) : undefined;
       try {
-        const rev = await this.storage.create(this.key(ns, mm.name as string), this.encode(obj));
+        const rev = await this.storage.create(this.key(ns, mm.name as string), stored ? JSON.stringify(stored) : this.encode(obj));
         mm.resourceVersion = String(rev);
-        return { object: obj, warnings };
+        return { object: stored ? await this.fromStorage(stored, obj) : obj, warnings };
       } catch (e) {
         if (isStorageError(e, 'KeyExists')) {
           if (wantGenerate) {
@@ -638,15 +723,17 @@ export class Store {
       return { object: obj, warnings };
     }
 
-    if (deepEqual(stripRv(obj), stripRv(old))) return { object: old, warnings };
-    if (opts.dryRun) return { object: obj, warnings };
+    // an object stored at an older version is rewritten even when unchanged (storage version migration relies on it)
+    if (!current.stale && deepEqual(stripRv(obj), stripRv(old))) return { object: old, warnings };
+    const stored = this.converter ? await this.toStorage(obj) : undefined;
+    if (opts.dryRun) return { object: stored ? await this.fromStorage(stored, obj) : obj, warnings };
     try {
-      const rev = await this.storage.update(this.key(ns, name), this.encode(obj), current.rev);
+      const rev = await this.storage.update(this.key(ns, name), stored ? JSON.stringify(stored) : this.encode(obj), current.rev);
       m.resourceVersion = String(rev);
     } catch (e) {
       throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
     }
-    return { object: obj, warnings };
+    return { object: stored ? await this.fromStorage(stored, obj) : obj, warnings };
   }
 
   /**
@@ -731,7 +818,7 @@ export class Store {
   async writeServerUpdate(obj: Obj, rev: number): Promise<Obj> {
     const m = meta(obj);
     try {
-      const newRev = await this.storage.update(this.key(this.nsFor(m.namespace), m.name as string), this.encode(obj), rev);
+      const newRev = await this.storage.update(this.key(this.nsFor(m.namespace), m.name as string), await this.encodeAsync(obj), rev);
       m.resourceVersion = String(newRev);
       return obj;
     } catch (e) {
@@ -767,7 +854,7 @@ export class Store {
       }
       if (options.dryRun) return { kind: 'object', object: next, deferred: true };
       try {
-        const newRev = await this.storage.update(this.key(ns, name), this.encode(next), rev);
+        const newRev = await this.storage.update(this.key(ns, name), await this.encodeAsync(next), rev);
         nm.resourceVersion = String(newRev);
       } catch (e) {
         throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
@@ -809,6 +896,25 @@ export class Store {
    * watchers, so that the HTTP layer can also serialize it once per format.
    */
   private readonly decodedEvents = new WeakMap<WatchEvent, { cur: Obj | undefined; prev: Obj | undefined }>();
+  /** The same for custom resources: converted once per event for all watchers of this version. */
+  private readonly convertedEvents = new WeakMap<WatchEvent, Promise<{ cur: Obj | undefined; prev: Obj | undefined }>>();
+
+  private decodeEventConverted(ev: WatchEvent): Promise<{ cur: Obj | undefined; prev: Obj | undefined }> {
+    let d = this.convertedEvents.get(ev);
+    if (!d) {
+      // each state on its own, as upstream's watch decodes them
+      const typed = async (value: string | undefined): Promise<Obj | undefined> => {
+        if (value === undefined) return undefined;
+        const { kind: _k, apiVersion: _a, ...rest } = (await this.decodeConverted([{ value, modRevision: ev.modRevision }]))[0];
+        return Object.freeze({ kind: this.descriptor.kind, apiVersion: this.apiVersion, ...rest });
+      };
+      d = Promise.all([typed(ev.value), typed(ev.prevValue)]).then(([cur, prev]) => ({ cur, prev }));
+      // handled by each watcher's chain later; this keeps an early failure from being "unhandled"
+      d.catch(() => undefined);
+      this.convertedEvents.set(ev, d);
+    }
+    return d;
+  }
 
   private decodeEvent(ev: WatchEvent): { cur: Obj | undefined; prev: Obj | undefined } {
     let d = this.decodedEvents.get(ev);
@@ -874,8 +980,17 @@ export class Store {
       for (;;) {
         const page = await this.storage.list(prefix, { revision: snapshot, startKey, limit: 1000 });
         snapshot = page.revision;
-        for (const kv of page.items) {
-          const o = this.decode(kv.value, kv.modRevision);
+        let converted: Obj[] | undefined;
+        if (this.converter) {
+          try {
+            converted = await this.decodeConverted(page.items, true);
+          } catch (e) {
+            fail(watchError(e));
+            return { stop, bookmark: () => undefined };
+          }
+        }
+        for (const [i, kv] of page.items.entries()) {
+          const o = converted ? converted[i] : this.decode(kv.value, kv.modRevision);
           if (this.matches(sel, o)) added.push(o);
         }
         if (!page.more || page.items.length === 0) break;
@@ -891,10 +1006,30 @@ export class Store {
     }
     lastRev = from;
 
+    // custom resources convert asynchronously: one chain per watcher keeps the events in order
+    let delivered: Promise<void> = Promise.resolve();
     const onEvent = (ev: WatchEvent): void => {
       if (stopped) return;
+      if (!this.converter) {
+        deliver(ev, this.decodeEvent(ev));
+        return;
+      }
+      const decoded = this.decodeEventConverted(ev);
+      delivered = delivered.then(async () => {
+        if (stopped) return;
+        let d: { cur: Obj | undefined; prev: Obj | undefined };
+        try {
+          d = await decoded;
+        } catch (e) {
+          // upstream's watch sends the conversion failure as an ERROR event and ends the stream
+          if (!stopped) fail(watchError(e));
+          return;
+        }
+        if (!stopped) deliver(ev, d);
+      });
+    };
+    const deliver = (ev: WatchEvent, { cur, prev }: { cur: Obj | undefined; prev: Obj | undefined }): void => {
       lastRev = ev.modRevision;
-      const { cur, prev } = this.decodeEvent(ev);
       const curMatch = cur !== undefined && this.matches(sel, cur);
       const prevMatch = prev !== undefined && this.matches(sel, prev);
       if (ev.type === 'delete') {
@@ -906,12 +1041,15 @@ export class Store {
     };
     try {
       handle = await this.storage.watch(prefix, from, onEvent, (err) => {
-        if (stopped) return;
-        if (isStorageError(err, 'Compacted')) fail(fromStorageError(err, { resource: this.resource, name: '', op: 'watch', requestedRevision: from }));
-        else {
-          stop();
-          sink.end();
-        }
+        // after the events still being converted
+        void delivered.then(() => {
+          if (stopped) return;
+          if (isStorageError(err, 'Compacted')) fail(fromStorageError(err, { resource: this.resource, name: '', op: 'watch', requestedRevision: from }));
+          else {
+            stop();
+            sink.end();
+          }
+        });
       });
     } catch (e) {
       if (isStorageError(e, 'Compacted')) {

@@ -7,9 +7,11 @@
 // row per key in the name range, minus deleted ones. Index (name, id, deleted) answers both, and counts
 // live keys without touching the table.
 //
-// Durability: synchronous=FULL, so a commit is on disk before it returns. Group commit: writes are
-// queued and flushed on setImmediate; everything that arrived meanwhile goes into one transaction and
-// one fsync. A write's promise settles only after its transaction committed. Revisions are assigned by
+// Durability: with FULL (the default) a write is acknowledged only once its transaction is on disk;
+// the fsync runs off the event loop (wal-sync.ts), so requests are served while the disk flushes.
+// Group commit: writes are queued and flushed on setImmediate; everything that arrived meanwhile goes
+// into one transaction and one fsync. A write's promise settles, and its watch events are published,
+// only after its transaction committed and, with FULL, reached the disk. Revisions are assigned by
 // this process (the database is opened with an exclusive lock, so only one process writes it).
 
 import Database from 'better-sqlite3';
@@ -40,6 +42,8 @@ import {
   type WatchListener,
 } from './interface.ts';
 import { LiveKeyIndex } from './key-index.ts';
+import { LatestRowCache, type LatestRow } from './latest-row-cache.ts';
+import { WalSync } from './wal-sync.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
 
 export interface SqliteStorageOptions {
@@ -56,6 +60,8 @@ export interface SqliteStorageOptions {
   readonly maxBatch?: number;
   /** Revisions deleted per compaction step (default 10000); the event loop runs between steps. */
   readonly compactionChunk?: number;
+  /** Keys whose latest row is kept in memory for reads at the latest revision (default 10000; 0 disables). */
+  readonly latestCacheSize?: number;
 }
 
 const SCHEMA = `
@@ -75,13 +81,6 @@ CREATE TABLE IF NOT EXISTS meta (
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
 `;
-
-interface LatestRow {
-  id: number;
-  deleted: number;
-  create_revision: number;
-  value: string | null;
-}
 
 interface KvRow {
   id: number;
@@ -133,6 +132,10 @@ export class SqliteStorage implements Storage {
   private writes = 0;
   /** Live keys at the latest revision (built on first need, then kept current by commitBatch). */
   private live: LiveKeyIndex | undefined;
+  /** FULL durability: flushes the WAL before acknowledging (undefined with NORMAL). */
+  private readonly walSync: WalSync | undefined;
+  /** Latest rows of recently used keys, updated after each commit. */
+  private readonly latestRows: LatestRowCache;
 
   private readonly stmt: {
     latest: Database.Statement<[string], LatestRow>;
@@ -152,10 +155,13 @@ export class SqliteStorage implements Storage {
     this.path = join(options.dataDir, options.fileName ?? 'clusterspec.db');
     this.maxBatch = options.maxBatch ?? 2000;
     this.chunk = options.compactionChunk ?? 10000;
+    this.latestRows = new LatestRowCache(options.latestCacheSize ?? 10000);
+    this.walSync = (options.synchronous ?? 'FULL') === 'FULL' ? new WalSync(`${this.path}-wal`) : undefined;
     const db = new Database(this.path, { timeout: 250 }); // wait briefly for a lock, never 5 s
     try {
       db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+      // FULL durability comes from WalSync's fsync after each commit, off the event loop.
+      db.pragma('synchronous = NORMAL');
       // One writer process: hold the lock for the life of the connection (also spares the -shm file).
       db.pragma('locking_mode = EXCLUSIVE');
       db.exec(SCHEMA);
@@ -275,10 +281,12 @@ export class SqliteStorage implements Storage {
   private commitBatch(batch: Pending[]): void {
     const outcomes: Outcome[] = [];
     const events: WatchEvent[] = [];
+    // Rows written by this batch: later writes in it see them; the cache gets them once committed.
+    const written = new Map<string, LatestRow>();
     let next = this.rev;
     const run = this.db.transaction(() => {
       for (const p of batch) {
-        const r = this.apply(p.write, next + 1);
+        const r = this.apply(p.write, next + 1, written);
         if (r.ok) {
           next++;
           events.push(r.event);
@@ -295,6 +303,7 @@ export class SqliteStorage implements Storage {
       return;
     }
     this.rev = next;
+    for (const [key, row] of written) this.latestRows.set(key, row);
     const live = this.live;
     if (live) {
       for (let i = 0; i < batch.length; i++) {
@@ -307,21 +316,30 @@ export class SqliteStorage implements Storage {
     if (events.length > 0) {
       this.commits++;
       this.writes += events.length;
-      this.hub.publish(events);
     }
-    for (let i = 0; i < batch.length; i++) {
-      const o = outcomes[i];
-      if (o.ok) batch[i].resolve(o.result);
-      else batch[i].reject(o.error);
-    }
+    const acknowledge = (): void => {
+      if (events.length > 0) this.hub.publish(events);
+      for (let i = 0; i < batch.length; i++) {
+        const o = outcomes[i];
+        if (o.ok) batch[i].resolve(o.result);
+        else batch[i].reject(o.error);
+      }
+    };
+    // A batch that wrote nothing (every op failed its precondition) has nothing to flush.
+    if (this.walSync === undefined || events.length === 0) return acknowledge();
+    this.walSync.afterCommit(acknowledge, (e) => {
+      const err = new StorageError('Invalid', `the write was committed but flushing it to disk failed: ${e.message}`);
+      for (const p of batch) p.reject(err);
+    });
   }
 
   /** Check and write one op at revision `rev` inside the open transaction. */
   private apply(
     w: WriteOp,
     rev: Revision,
+    written: Map<string, LatestRow>,
   ): { ok: true; event: WatchEvent; prev: KeyValue } | { ok: false; error: StorageError } {
-    const latest = this.stmt.latest.get(w.key);
+    const latest = written.get(w.key) ?? this.latestRow(w.key);
     const live = latest && latest.deleted === 0 ? latest : undefined;
     const liveKV = live ? rowKV(w.key, live) : undefined;
     if (w.op === 'create') {
@@ -329,6 +347,7 @@ export class SqliteStorage implements Storage {
         return { ok: false, error: new StorageError('KeyExists', `key ${w.key} already exists`, { key: w.key, revision: this.rev, current: liveKV }) };
       }
       this.stmt.insert.run(rev, w.key, 1, 0, rev, latest?.id ?? 0, w.value, null);
+      written.set(w.key, { id: rev, deleted: 0, create_revision: rev, value: w.value });
       const event: WatchEvent = {
         type: 'put', key: w.key, value: w.value, prevValue: undefined,
         modRevision: rev, createRevision: rev, prevModRevision: 0, isCreate: true,
@@ -348,6 +367,7 @@ export class SqliteStorage implements Storage {
     const isDelete = w.op === 'delete';
     const value = isDelete ? null : w.value;
     this.stmt.insert.run(rev, w.key, 0, isDelete ? 1 : 0, live.create_revision, live.id, value, liveKV.value);
+    written.set(w.key, { id: rev, deleted: isDelete ? 1 : 0, create_revision: live.create_revision, value });
     const event: WatchEvent = {
       type: isDelete ? 'delete' : 'put', key: w.key, value: value ?? undefined, prevValue: liveKV.value,
       modRevision: rev, createRevision: live.create_revision, prevModRevision: live.id, isCreate: false,
@@ -357,13 +377,17 @@ export class SqliteStorage implements Storage {
 
   // ---- reads --------------------------------------------------------------------------------
 
+  // Written out rather than through read(): a closure per GET is a measurable cost under tsx.
   get(key: string, options: GetOptions = {}): Promise<GetResult> {
-    return this.read(() => {
+    try {
+      if (this.closed) throw new StorageError('Closed', 'storage is closed');
       validateKey(key);
       const at = this.readRevision(options.revision);
-      const row = this.stmt.getAt.get(key, at);
-      return { kv: row && row.deleted === 0 ? rowKV(key, row) : undefined, revision: at };
-    });
+      const row = at === this.rev ? this.latestRow(key) : this.stmt.getAt.get(key, at);
+      return Promise.resolve({ kv: row && row.deleted === 0 ? rowKV(key, row) : undefined, revision: at });
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -389,6 +413,19 @@ export class SqliteStorage implements Storage {
       const items = rows.map((r) => ({ key: r.name, value: r.value, createRevision: r.create_revision, modRevision: r.id }));
       return { items, revision: at, more, remaining };
     });
+  }
+
+  /**
+   * The latest committed row of a key (a tombstone when deleted; undefined when never written or
+   * compacted away), from the cache or the table. Outside a write, and inside one for keys the
+   * batch has not written, the table holds committed rows only, so what is cached here is committed.
+   */
+  private latestRow(key: string): LatestRow | undefined {
+    const cached = this.latestRows.get(key);
+    if (cached !== undefined) return cached;
+    const row = this.stmt.latest.get(key);
+    if (row !== undefined) this.latestRows.set(key, row);
+    return row;
   }
 
   /** The live-key index at this.rev, built from the table on first use. */
@@ -497,6 +534,8 @@ export class SqliteStorage implements Storage {
     this.closed = true;
     this.compactor?.stop();
     this.flush(); // queued writes were accepted: commit them before closing
+    await this.walSync?.drained();
+    this.walSync?.close();
     await this.settled();
     this.hub.close();
     this.db.close();

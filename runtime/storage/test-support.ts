@@ -8,7 +8,7 @@ import { MemoryStorage } from './memory.ts';
 import { SqliteStorage, type SqliteStorageOptions } from './sqlite.ts';
 
 export interface Backend {
-  readonly name: 'memory' | 'sqlite';
+  readonly name: string;
   /** A fresh store; `reopen` closes and reopens the same data where the backend persists. */
   open(): Fixture;
 }
@@ -35,15 +35,21 @@ export const backends: Backend[] = [
       return { store, cleanup: () => store.close() };
     },
   },
-  {
-    name: 'sqlite',
+  sqliteBackend('sqlite', {}),
+  // A one-key latest-row cache: every read and write goes through its eviction and refill paths.
+  sqliteBackend('sqlite (latest-row cache of 1)', { latestCacheSize: 1 }),
+];
+
+function sqliteBackend(name: string, extra: Partial<SqliteStorageOptions>): Backend {
+  return {
+    name,
     open(): Fixture {
       const dir = tempDir('conf');
       const f: Fixture = {
-        store: openSqlite(dir),
+        store: openSqlite(dir, extra),
         reopen: async () => {
           await f.store.close();
-          f.store = openSqlite(dir);
+          f.store = openSqlite(dir, extra);
           return f.store;
         },
         cleanup: async () => {
@@ -53,8 +59,8 @@ export const backends: Backend[] = [
       };
       return f;
     },
-  },
-];
+  };
+}
 
 export interface Collector {
   readonly events: WatchEvent[];

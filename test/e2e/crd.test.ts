@@ -336,3 +336,140 @@ describe('CustomResourceDefinitions in storage at start (sqlite)', () => {
     }
   }, 60_000);
 });
+
+describe('CustomResourceDefinition names in conflict, and rule reasons on custom resources (memory)', () => {
+  const G = 'names.example.cluster.io';
+  const NSX = 'crnames';
+  let s: TestServer;
+
+  function crdFor(names: { plural: string; singular: string; kind: string; listKind: string; shortNames?: string[] }, openAPIV3Schema: object = { type: 'object', 'x-cluster-preserve-unknown-fields': true }): object {
+    return {
+      apiVersion: 'apiextensions.cluster.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${names.plural}.${G}` },
+      spec: { group: G, scope: 'Namespaced', names, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] },
+    };
+  }
+  type Cond = { type: string; status: string; reason: string; message: string };
+  async function conditionsOf(name: string, type: string): Promise<{ crd: { status: { acceptedNames: object } }; conds: Record<string, Cond> }> {
+    return eventually(async () => {
+      const g = await s.get(`${CRDS}/${name}`);
+      const conds = Object.fromEntries(((g.json.status?.conditions ?? []) as Cond[]).map((c) => [c.type, c]));
+      return conds[type] ? { crd: g.json, conds } : undefined;
+    });
+  }
+
+  beforeAll(async () => {
+    s = await TestServer.start('memory');
+    expect((await s.post('/api/v1/namespaces', { metadata: { name: NSX } })).status).toBe(201);
+    expect((await s.post(CRDS, crdFor({ plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] }))).status).toBe(201);
+    await eventually(async () => (await s.get(`/apis/${G}/v1/namespaces/${NSX}/widgets`)).status === 200);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  const conflicts = [
+    {
+      name: 'kind taken',
+      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Widget', listKind: 'GizmoList' },
+      reason: 'KindConflict',
+      message: '"Widget" is already in use',
+      accepted: { plural: 'gizmos', singular: 'gizmo', kind: '', listKind: 'GizmoList' },
+    },
+    {
+      name: 'kind and list kind taken (the last conflict is reported)',
+      names: { plural: 'doohickeys', singular: 'doohickey', kind: 'Widget', listKind: 'WidgetList' },
+      reason: 'ListKindConflict',
+      message: '"WidgetList" is already in use',
+      accepted: { plural: 'doohickeys', singular: 'doohickey', kind: '' },
+    },
+    {
+      name: 'plural taken by a short name',
+      names: { plural: 'wd', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+      reason: 'PluralConflict',
+      message: '"wd" is already in use',
+      accepted: { plural: '', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+    },
+    {
+      name: 'short name taken',
+      names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket', listKind: 'SprocketList', shortNames: ['sp', 'widget'] },
+      reason: 'ShortNamesConflict',
+      message: '"widget" is already in use',
+      accepted: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket', listKind: 'SprocketList' },
+    },
+  ];
+  for (const c of conflicts) {
+    it(`${c.name}: NamesAccepted False ${c.reason}, acceptedNames written, not established, not served`, async () => {
+      expect((await s.post(CRDS, crdFor(c.names))).status).toBe(201);
+      const { crd, conds } = await conditionsOf(`${c.names.plural}.${G}`, 'NamesAccepted');
+      expect(conds.NamesAccepted).toMatchObject({ status: 'False', reason: c.reason, message: c.message });
+      expect(conds.Established).toMatchObject({ status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+      expect(crd.status.acceptedNames).toEqual(c.accepted);
+      expect((await s.get(`/apis/${G}/v1/namespaces/${NSX}/${c.names.plural}`)).status).toBe(404);
+      const rl = await s.get(`/apis/${G}/v1`);
+      expect((rl.json.resources as { name: string }[]).map((r) => r.name)).not.toContain(c.names.plural);
+    });
+  }
+
+  it('once the other CRD is gone, the conflicting one is accepted, established and served', async () => {
+    // doohickeys wants kind Widget too: removed first, so gizmos is the only claimant.
+    for (const name of [`doohickeys.${G}`, `widgets.${G}`]) {
+      expect((await s.delete(`${CRDS}/${name}`)).status).toBe(200);
+      await eventually(async () => (await s.get(`${CRDS}/${name}`)).status === 404);
+    }
+    const { crd, conds } = await eventually(async () => {
+      const r = await conditionsOf(`gizmos.${G}`, 'Established');
+      return r.conds.Established.status === 'True' ? r : undefined;
+    });
+    expect(conds.NamesAccepted).toMatchObject({ status: 'True', reason: 'NoConflicts' });
+    expect(crd.status.acceptedNames).toEqual({ plural: 'gizmos', singular: 'gizmo', kind: 'Widget', listKind: 'GizmoList' });
+    await eventually(async () => (await s.get(`/apis/${G}/v1/namespaces/${NSX}/gizmos`)).status === 200);
+  });
+
+  it('x-cluster-validations reason: each gives its cause reason; the response is always 422 Invalid (apierrors.NewInvalid)', async () => {
+    const rule = (field: string, reason: string): object => ({ rule: `!has(self.${field}) || self.${field} != 'bad'`, message: `${field} is bad`, reason, fieldPath: `.${field}` });
+    const openAPIV3Schema = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: { inv: { type: 'string' }, forb: { type: 'string' }, req: { type: 'string' }, dup: { type: 'string' }, none: { type: 'string' } },
+          'x-cluster-validations': [
+            rule('inv', 'FieldValueInvalid'),
+            rule('forb', 'FieldValueForbidden'),
+            rule('req', 'FieldValueRequired'),
+            rule('dup', 'FieldValueDuplicate'),
+            { rule: "!has(self.none) || self.none != 'bad'", message: 'none is bad', fieldPath: '.none' },
+          ],
+        },
+      },
+    };
+    expect((await s.post(CRDS, crdFor({ plural: 'rulers', singular: 'ruler', kind: 'Ruler', listKind: 'RulerList' }, openAPIV3Schema))).status).toBe(201);
+    const RULERS = `/apis/${G}/v1/namespaces/${NSX}/rulers`;
+    await eventually(async () => (await s.get(RULERS)).status === 200);
+
+    const cases = [
+      { field: 'forb', reason: 'FieldValueForbidden', message: /^Forbidden: forb is bad$/ },
+      { field: 'req', reason: 'FieldValueRequired', message: /^Required value: req is bad$/ },
+      { field: 'inv', reason: 'FieldValueInvalid', message: /^Invalid value: .*: inv is bad$/ },
+      // Duplicate carries the value only (field.Duplicate has no detail).
+      { field: 'dup', reason: 'FieldValueDuplicate', message: /^Duplicate value: "[^"]*"$/ },
+      { field: 'none', reason: 'FieldValueInvalid', message: /^Invalid value: .*: none is bad$/ },
+    ];
+    for (const c of cases) {
+      const r = await s.post(RULERS, { apiVersion: `${G}/v1`, kind: 'Ruler', metadata: { name: `r-${c.field}` }, spec: { [c.field]: 'bad' } });
+      expect(r.status, c.field).toBe(422);
+      expect(r.json, c.field).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, details: { name: `r-${c.field}`, group: G, kind: 'Ruler' } });
+      expect(r.json.details.causes, c.field).toHaveLength(1);
+      expect(r.json.details.causes[0], c.field).toMatchObject({ reason: c.reason, field: `spec.${c.field}` });
+      expect(r.json.details.causes[0].message, c.field).toMatch(c.message);
+      expect(r.json.message, c.field).toBe(`Ruler.${G} "r-${c.field}" is invalid: spec.${c.field}: ${r.json.details.causes[0].message}`);
+    }
+    // Several failures: still 422 Invalid whatever the first rule's reason; causes in rule order.
+    const all = await s.post(RULERS, { apiVersion: `${G}/v1`, kind: 'Ruler', metadata: { name: 'r-all' }, spec: { forb: 'bad', req: 'bad', inv: 'bad', dup: 'bad' } });
+    expect(all.status).toBe(422);
+    expect(all.json.reason).toBe('Invalid');
+    expect((all.json.details.causes as { reason: string }[]).map((x) => x.reason)).toEqual(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+  });
+});

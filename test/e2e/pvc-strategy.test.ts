@@ -1,5 +1,6 @@
 // The PersistentVolumeClaim strategy over HTTP: a real server process (documented gate defaults:
-// AnyVolumeDataSource and RecoverVolumeExpansionFailure on, CrossNamespaceVolumeDataSource off).
+// AnyVolumeDataSource and RecoverVolumeExpansionFailure on, CrossNamespaceVolumeDataSource and
+// VolumeAttributesClass off), and one with VolumeAttributesClass on.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from './harness.ts';
@@ -95,5 +96,74 @@ describe('PersistentVolumeClaim strategy over HTTP', () => {
     const up = structuredClone(ok.json);
     up.spec.resources.requests.storage = '3Gi';
     expect((await s.put(`${PVC}/resize`, up)).status).toBe(200);
+  });
+
+  it('VolumeAttributesClass off: volumeAttributesClassName is dropped on create and on update', async () => {
+    const c = await s.post(PVC, pvc('vac-off', { volumeAttributesClassName: 'gold' }));
+    expect(c.status).toBe(201);
+    expect(c.json.spec.volumeAttributesClassName).toBeUndefined();
+    const u = await s.put(`${PVC}/vac-off`, { ...c.json, spec: { ...c.json.spec, volumeAttributesClassName: 'gold' } });
+    expect(u.status).toBe(200);
+    expect(u.json.spec.volumeAttributesClassName).toBeUndefined();
+  });
+
+  it('VolumeAttributesClass off: /status drops currentVolumeAttributesClassName and modifyVolumeStatus', async () => {
+    const c = await s.post(PVC, pvc('vac-status'));
+    const st = await s.put(`${PVC}/vac-status/status`, {
+      ...c.json,
+      status: { phase: 'Bound', capacity: { storage: '2Gi' }, currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'gold' } },
+    });
+    expect(st.status).toBe(200);
+    expect(st.json.status).toEqual({ phase: 'Bound', capacity: { storage: '2Gi' } });
+  });
+
+  it('/status: reserved resource keys and resize states outside the documents are 422 with upstream causes', async () => {
+    const c = await s.post(PVC, pvc('alloc'));
+    const states = 'supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending"';
+    const cases: { name: string; status: Record<string, unknown>; causes: { field: string; message: string }[] }[] = [
+      { name: 'unprefixed key', status: { allocatedResourceStatuses: { cpu: 'NodeResizePending' } }, causes: [{ field: 'status.allocatedResourceStatus', message: 'Unsupported value: "cpu": supported values: "storage"' }] },
+      { name: 'cluster.io key', status: { allocatedResources: { 'cluster.io/gpu': '1' } }, causes: [{ field: 'status.allocatedResources', message: 'Unsupported value: "cluster.io/gpu": supported values: "storage"' }] },
+      { name: 'unknown state', status: { allocatedResourceStatuses: { storage: 'ControllerResizeInfeasible' } }, causes: [{ field: 'status.allocatedResourceStatus', message: `Unsupported value: "storage": ${states}` }] },
+    ];
+    for (const k of cases) {
+      const r = await s.put(`${PVC}/alloc/status`, { ...c.json, status: k.status });
+      expect(r.status, k.name).toBe(422);
+      expect(r.json.reason, k.name).toBe('Invalid');
+      expect(r.json.details.causes, k.name).toEqual(k.causes.map((x) => ({ reason: 'FieldValueNotSupported', ...x })));
+    }
+    const ok = await s.put(`${PVC}/alloc/status`, {
+      ...c.json,
+      status: { allocatedResourceStatuses: { storage: 'ControllerResizeFailed', 'example.com/iops': 'NodeResizeInProgress' }, allocatedResources: { storage: '3Gi', 'example.com/iops': '100' } },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.status.allocatedResourceStatuses).toEqual({ storage: 'ControllerResizeFailed', 'example.com/iops': 'NodeResizeInProgress' });
+  });
+});
+
+describe('PersistentVolumeClaim with VolumeAttributesClass on', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await TestServer.start('memory', undefined, ['--feature-gates', 'VolumeAttributesClass=true']);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('keeps volumeAttributesClassName and the status fields; a bound claim may change the class but not unset it', async () => {
+    const c = await s.post(PVC, pvc('vac-on', { volumeAttributesClassName: 'gold' }));
+    expect(c.status).toBe(201);
+    expect(c.json.spec.volumeAttributesClassName).toBe('gold');
+    const status = { phase: 'Bound', capacity: { storage: '2Gi' }, currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Pending', targetVolumeAttributesClassName: 'silver' } };
+    const st = await s.put(`${PVC}/vac-on/status`, { ...c.json, status });
+    expect(st.status).toBe(200);
+    expect(st.json.status).toEqual(status);
+    const change = await s.put(`${PVC}/vac-on`, { ...st.json, spec: { ...st.json.spec, volumeAttributesClassName: 'silver' } });
+    expect(change.status).toBe(200);
+    expect(change.json.spec.volumeAttributesClassName).toBe('silver');
+    const unset = structuredClone(change.json);
+    delete unset.spec.volumeAttributesClassName;
+    const bad = await s.put(`${PVC}/vac-on`, unset);
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toContainEqual({ reason: 'FieldValueForbidden', message: 'Forbidden: update from non-nil value to nil is forbidden', field: 'spec.volumeAttributesClassName' });
   });
 });

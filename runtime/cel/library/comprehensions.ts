@@ -45,7 +45,9 @@ function define(kind: Kind, arity: number) {
       return { kind, receiver, v1, v2, filter: arity === 4 ? args[2] : undefined, body: args[arity - 1] };
     },
     typeCheck(chk: MacroChecker, s: State, ctx: MacroContext): MacroType {
-      const rt = chk.check(s.receiver, ctx);
+      // an empty literal (`[]`, `{}`) leaves the element types unbound in the engine: iterate it as dyn
+      const emptyLiteral = (s.receiver.op === 'list' || s.receiver.op === 'map') && Array.isArray(s.receiver.args) && s.receiver.args.length === 0;
+      const rt = emptyLiteral ? chk.getType('dyn') : chk.check(s.receiver, ctx);
       let t1: MacroType;
       let t2: MacroType;
       if (rt.kind === 'list') {

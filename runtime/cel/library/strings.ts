@@ -134,7 +134,7 @@ function formatValue(v: unknown, verb: string, precision: number | undefined): s
       if (Number.isNaN(n)) return 'NaN';
       if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
       const p = precision ?? 6;
-      if (verb === 'f') return n.toFixed(p);
+      if (verb === 'f') return toFixedHalfEven(n, p);
       return n.toExponential(p).replace(/e([+-])(\d)$/, 'e$10$2');
     }
     case 'b':
@@ -152,7 +152,9 @@ function formatValue(v: unknown, verb: string, precision: number | undefined): s
       }
       if (typeof v === 'boolean' && verb === 'b') return v ? '1' : '0';
       const n = num(v);
-      const out = typeof n === 'bigint' ? n.toString(radix) : n.toString(radix);
+      // Go's fmt (cel-go) has no hex/octal/binary clause for doubles
+      if (typeof n === 'number') throw celError(`error during formatting: only integers, byte buffers, and strings can be formatted as ${verb}`);
+      const out = n.toString(radix);
       return verb === 'X' ? out.toUpperCase() : out;
     }
     default:
@@ -175,7 +177,20 @@ function stringify(v: unknown): string {
   if (v instanceof Map) return `{${[...v.entries()].map(([k, x]) => `${stringifyNested(k)}: ${stringifyNested(x)}`).join(', ')}}`;
   if (v !== null && typeof v === 'object' && v.constructor === Object)
     return `{${Object.entries(v).map(([k, x]) => `${quote(k)}: ${stringifyNested(x)}`).join(', ')}}`;
+  const typeName = /^Type<(.+)>$/.exec(String(v));
+  if (typeName) return typeName[1];
   return String(v);
+}
+
+/** Fixed-point with Go's rounding: exact ties go to the even digit (`%.0f` of 2.5 is "2"), unlike toFixed. */
+function toFixedHalfEven(n: number, p: number): string {
+  const scale = 10 ** p;
+  const scaled = Math.abs(n) * scale;
+  if (p <= 15 && Number.isFinite(scaled) && scaled - Math.floor(scaled) === 0.5) {
+    const even = Math.floor(scaled) % 2 === 0 ? Math.floor(scaled) : Math.floor(scaled) + 1;
+    return `${n < 0 ? '-' : ''}${(even / scale).toFixed(p)}`;
+  }
+  return n.toFixed(p);
 }
 
 function stringifyNested(v: unknown): string {

@@ -5,8 +5,10 @@
 // adds the cleanup finalizer and the Terminating condition; the CRD controller
 // (runtime/crd/controller.ts) then deletes every custom resource and removes the finalizer.
 
-import { recordStoredVersions, setCondition, validateCRD, validateCRDUpdate, type CustomResourceDefinition } from '../../crd/index.ts';
-import { deepClone, meta, metaOf, nowTimestamp, type Obj } from '../object.ts';
+import {
+  recordStoredVersions, setCondition, validateCRD, validateCRDUpdate, validateStoredVersions, withStorageVersionRecorded, type CustomResourceDefinition,
+} from '../../crd/index.ts';
+import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../object.ts';
 import type { Strategy } from '../strategy.ts';
 import { resetObjectMetaForStatus } from './status-metadata.ts';
 
@@ -29,7 +31,18 @@ export const customResourceDefinitionStrategy: Strategy = {
     return validateCRD(obj, { objectRules: false });
   },
   validateUpdate(obj, old) {
-    return validateCRDUpdate(obj, old, { objectRules: false });
+    const errs = validateCRDUpdate(obj, old, { objectRules: false });
+    // validateCRDUpdate checks the list the main endpoint records (old plus the storage version); a
+    // /status write may change it (shrink it after a storage migration), so the list it carries is
+    // checked as given too, as upstream's status validation does.
+    const crd = asCRD(obj);
+    const given = crd.status?.storedVersions;
+    if (Array.isArray(crd.spec?.versions) && !deepEqual(given, withStorageVersionRecorded(asCRD(old).status?.storedVersions, crd))) {
+      for (const e of validateStoredVersions(given, crd.spec.versions)) {
+        if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
+      }
+    }
+    return errs;
   },
   async delete(ctx, current, options) {
     const m = metaOf(current);

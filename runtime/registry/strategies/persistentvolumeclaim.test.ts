@@ -12,11 +12,15 @@ import { MemoryStorage } from '../../storage/memory.ts';
 import type { Obj } from '../object.ts';
 import { Registry } from '../registry.ts';
 import { Store } from '../store.ts';
-import { createPersistentVolumeClaimStrategy, prepareDataSources, validateResize, type PvcGates } from './persistentvolumeclaim.ts';
+import {
+  createPersistentVolumeClaimStrategy, dropDisabledStatusFields, dropDisabledVolumeAttributesClass, prepareDataSources, validateResize,
+  validateStatusUpdate, validateVolumeAttributesClassUpdate, type PvcGates,
+} from './persistentvolumeclaim.ts';
 
-const ON: PvcGates = { AnyVolumeDataSource: true, CrossNamespaceVolumeDataSource: false, RecoverVolumeExpansionFailure: true };
-const ALL: PvcGates = { ...ON, CrossNamespaceVolumeDataSource: true };
-const OFF: PvcGates = { AnyVolumeDataSource: false, CrossNamespaceVolumeDataSource: false, RecoverVolumeExpansionFailure: false };
+const ON: PvcGates = { AnyVolumeDataSource: true, CrossNamespaceVolumeDataSource: false, RecoverVolumeExpansionFailure: true, VolumeAttributesClass: false };
+const ALL: PvcGates = { ...ON, CrossNamespaceVolumeDataSource: true, VolumeAttributesClass: true };
+const OFF: PvcGates = { AnyVolumeDataSource: false, CrossNamespaceVolumeDataSource: false, RecoverVolumeExpansionFailure: false, VolumeAttributesClass: false };
+const VAC: PvcGates = { ...ON, VolumeAttributesClass: true };
 
 const PVC_DS = { kind: 'PersistentVolumeClaim', name: 'src' };
 const SNAP = { apiGroup: 'snapshot.storage.cluster.io', kind: 'VolumeSnapshot', name: 'snap' };
@@ -84,6 +88,86 @@ describe('resize rule (validateResize)', () => {
       const errs = validateResize(c.next, c.old, c.gates).map((e) => `${e.field}: ${e.message}`);
       expect(errs).toEqual(c.want ? [c.want] : []);
       if (c.want) expect(validateResize(c.next, c.old, c.gates)[0].reason).toBe('FieldValueForbidden');
+    });
+  }
+});
+
+describe('VolumeAttributesClass gate (dropDisabledVolumeAttributesClass, dropDisabledStatusFields)', () => {
+  const specCases: { name: string; gates: PvcGates; spec: Obj; old?: Obj; want: Obj }[] = [
+    { name: 'gate off: dropped on create', gates: ON, spec: { volumeAttributesClassName: 'gold' }, want: {} },
+    { name: 'gate off: empty string dropped on create too', gates: ON, spec: { volumeAttributesClassName: '' }, want: {} },
+    { name: 'gate off: dropped on update when the stored claim has none', gates: ON, spec: { volumeAttributesClassName: 'gold' }, old: {}, want: {} },
+    { name: 'gate off: kept on update when the stored claim has one', gates: ON, spec: { volumeAttributesClassName: 'silver' }, old: { volumeAttributesClassName: 'gold' }, want: { volumeAttributesClassName: 'silver' } },
+    { name: 'gate off: a stored "" counts as set', gates: ON, spec: { volumeAttributesClassName: 'gold' }, old: { volumeAttributesClassName: '' }, want: { volumeAttributesClassName: 'gold' } },
+    { name: 'gate off: a stored null counts as unset', gates: ON, spec: { volumeAttributesClassName: 'gold' }, old: { volumeAttributesClassName: null }, want: {} },
+    { name: 'gate on: kept on create', gates: VAC, spec: { volumeAttributesClassName: 'gold' }, want: { volumeAttributesClassName: 'gold' } },
+  ];
+  for (const c of specCases) {
+    it(`spec: ${c.name}`, () => {
+      const spec = structuredClone(c.spec);
+      dropDisabledVolumeAttributesClass(spec, c.old, c.gates);
+      expect(spec).toEqual(c.want);
+    });
+  }
+
+  const MVS = { status: 'InProgress', targetVolumeAttributesClassName: 'gold' };
+  const statusCases: { name: string; gates: PvcGates; status: Obj; old?: Obj; want: Obj }[] = [
+    { name: 'gate off: both dropped when the stored status has neither', gates: ON, status: { phase: 'Bound', currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: MVS }, old: { phase: 'Bound' }, want: { phase: 'Bound' } },
+    { name: 'gate off: each kept when the stored status has it', gates: ON, status: { currentVolumeAttributesClassName: 'silver', modifyVolumeStatus: MVS }, old: { currentVolumeAttributesClassName: 'gold' }, want: { currentVolumeAttributesClassName: 'silver' } },
+    { name: 'gate off: modifyVolumeStatus kept when stored', gates: ON, status: { modifyVolumeStatus: MVS }, old: { modifyVolumeStatus: { status: 'Pending' } }, want: { modifyVolumeStatus: MVS } },
+    { name: 'gate on: nothing dropped', gates: VAC, status: { currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: MVS }, want: { currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: MVS } },
+  ];
+  for (const c of statusCases) {
+    it(`status: ${c.name}`, () => {
+      const status = structuredClone(c.status);
+      dropDisabledStatusFields(status, c.old, c.gates);
+      expect(status).toEqual(c.want);
+    });
+  }
+});
+
+describe('volumeAttributesClassName update with the gate off (validateVolumeAttributesClassUpdate)', () => {
+  const FORBIDDEN = 'spec.volumeAttributesClassName: Forbidden: update is forbidden when the VolumeAttributesClass feature gate is disabled';
+  const withVac = (v?: unknown): Obj => ({ spec: v === undefined ? {} : { volumeAttributesClassName: v } });
+  const cases: { name: string; gates: PvcGates; old: Obj; next: Obj; want?: string }[] = [
+    { name: 'unchanged value', gates: ON, old: withVac('gold'), next: withVac('gold') },
+    { name: 'both unset (absent and null are both nil)', gates: ON, old: withVac(null), next: withVac() },
+    { name: 'changed value', gates: ON, old: withVac('gold'), next: withVac('silver'), want: FORBIDDEN },
+    { name: 'removed', gates: ON, old: withVac('gold'), next: withVac(), want: FORBIDDEN },
+    { name: 'set to ""', gates: ON, old: withVac('gold'), next: withVac(''), want: FORBIDDEN },
+    { name: 'gate on: a change is left to the other rules', gates: VAC, old: withVac('gold'), next: withVac('silver') },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const errs = validateVolumeAttributesClassUpdate(c.next, c.old, c.gates);
+      expect(errs.map((e) => `${e.field}: ${e.message}`)).toEqual(c.want ? [c.want] : []);
+      if (c.want) expect(errs[0].reason).toBe('FieldValueForbidden');
+    });
+  }
+});
+
+describe('status resource keys and resize states (validateStatusUpdate)', () => {
+  const STATES = 'supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending"';
+  const st = (status: Obj): Obj => ({ status });
+  const cases: { name: string; gates: PvcGates; next: Obj; old?: Obj; want: string[] }[] = [
+    { name: 'storage with every documented state', gates: ON, next: st({ allocatedResourceStatuses: { storage: 'NodeResizePending', 'example.com/gpu': 'ControllerResizeFailed' } }), want: [] },
+    { name: 'unprefixed key other than storage', gates: ON, next: st({ allocatedResourceStatuses: { memory: 'NodeResizePending' } }), want: ['status.allocatedResourceStatus: Unsupported value: "memory": supported values: "storage"'] },
+    { name: 'cluster.io-prefixed key', gates: ON, next: st({ allocatedResourceStatuses: { 'cluster.io/storage': 'NodeResizePending' } }), want: ['status.allocatedResourceStatus: Unsupported value: "cluster.io/storage": supported values: "storage"'] },
+    { name: 'a key holding cluster.io/ deeper in its prefix', gates: ON, next: st({ allocatedResourceStatuses: { 'x.cluster.io/a': 'NodeResizePending' } }), want: ['status.allocatedResourceStatus: Unsupported value: "x.cluster.io/a": supported values: "storage"'] },
+    { name: 'unknown state: the key is the reported value', gates: ON, next: st({ allocatedResourceStatuses: { storage: 'Resizing' } }), want: [`status.allocatedResourceStatus: Unsupported value: "storage": ${STATES}`] },
+    { name: "upstream's newer Infeasible state is not in the documents' vocabulary", gates: ON, next: st({ allocatedResourceStatuses: { storage: 'ControllerResizeInfeasible' } }), want: [`status.allocatedResourceStatus: Unsupported value: "storage": ${STATES}`] },
+    { name: 'bad key and bad state: both', gates: ON, next: st({ allocatedResourceStatuses: { cpu: 'x' } }), want: ['status.allocatedResourceStatus: Unsupported value: "cpu": supported values: "storage"', `status.allocatedResourceStatus: Unsupported value: "cpu": ${STATES}`] },
+    { name: 'a key that is not a qualified name is left to keySyntax', gates: ON, next: st({ allocatedResourceStatuses: { 'bad key': 'NodeResizePending' } }), want: [] },
+    { name: 'allocatedResources: storage and a prefixed key', gates: ON, next: st({ allocatedResources: { storage: '2Gi', 'example.com/iops': '100' } }), want: [] },
+    { name: 'allocatedResources: unprefixed key', gates: ON, next: st({ allocatedResources: { cpu: '1' } }), want: ['status.allocatedResources: Unsupported value: "cpu": supported values: "storage"'] },
+    { name: 'gate off: not checked', gates: OFF, next: st({ allocatedResourceStatuses: { cpu: 'x' } }), old: st({}), want: [] },
+    { name: 'gate off but the stored claim uses allocatedResources: checked', gates: OFF, next: st({ allocatedResources: { cpu: '1' } }), old: st({ allocatedResources: { storage: '1Gi' } }), want: ['status.allocatedResources: Unsupported value: "cpu": supported values: "storage"'] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const errs = validateStatusUpdate(c.next, c.old ?? st({}), c.gates);
+      expect(errs.map((e) => `${e.field}: ${e.message}`)).toEqual(c.want);
+      for (const e of errs) expect(e.reason).toBe('FieldValueNotSupported');
     });
   }
 });
@@ -199,5 +283,44 @@ describe('PersistentVolumeClaim strategy in a Store', () => {
     const up = structuredClone(cur);
     ((up.spec as Obj).resources as Obj).requests = { storage: '3Gi' };
     expect((await s.update('default', 'a', up)).object.spec).toMatchObject({ resources: { requests: { storage: '3Gi' } } });
+  });
+  it('VolumeAttributesClass off: the class is dropped on create; a stored one may not change', async () => {
+    const s = store(ON);
+    const a = (await s.create('default', pvc('a', { volumeAttributesClassName: 'gold' }))).object;
+    expect(a.spec).not.toHaveProperty('volumeAttributesClassName');
+    // A bound claim stored while the gate was on keeps its class; changing it is refused (an
+    // unbound claim would also get the spec immutability error).
+    const cur = await bound(store(VAC), 'b', '2Gi', { volumeAttributesClassName: 'gold' });
+    const e = await rejects(s.update('default', 'b', { ...cur, spec: { ...(cur.spec as Obj), volumeAttributesClassName: 'silver' } }));
+    expect(e.code).toBe(422);
+    expect(e.message).toBe('PersistentVolumeClaim "b" is invalid: spec.volumeAttributesClassName: Forbidden: update is forbidden when the VolumeAttributesClass feature gate is disabled');
+    expect((await s.update('default', 'b', { ...cur, metadata: { ...(cur.metadata as Obj), labels: { x: 'y' } } })).object.spec).toMatchObject({ volumeAttributesClassName: 'gold' });
+  });
+
+  it('VolumeAttributesClass off: /status drops currentVolumeAttributesClassName and modifyVolumeStatus', async () => {
+    const s = store(ON);
+    await s.create('default', pvc('a'));
+    const cur = await s.get('default', 'a');
+    const st = { phase: 'Bound', currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Pending', targetVolumeAttributesClassName: 'gold' } };
+    const off = (await s.update('default', 'a', { ...cur, status: st }, { subresource: 'status' })).object;
+    expect(off.status).toEqual({ phase: 'Bound' });
+    const on = (await store(VAC).update('default', 'a', { ...off, status: st }, { subresource: 'status' })).object;
+    expect(on.status).toEqual(st);
+  });
+
+  it('/status refuses reserved resource keys and unknown resize states; the main endpoint ignores status', async () => {
+    const s = store(ON);
+    await s.create('default', pvc('a'));
+    const cur = await s.get('default', 'a');
+    const e = await rejects(s.update('default', 'a', { ...cur, status: { allocatedResourceStatuses: { storage: 'Resizing' }, allocatedResources: { memory: '1Gi' } } }, { subresource: 'status' }));
+    expect(e.code).toBe(422);
+    expect(e.message).toBe(
+      'PersistentVolumeClaim "a" is invalid: [status.allocatedResourceStatus: Unsupported value: "storage": supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending", status.allocatedResources: Unsupported value: "memory": supported values: "storage"]',
+    );
+    const ok = (await s.update('default', 'a', { ...cur, status: { allocatedResourceStatuses: { storage: 'NodeResizeInProgress' }, allocatedResources: { storage: '3Gi' } } }, { subresource: 'status' })).object;
+    expect(ok.status).toMatchObject({ allocatedResourceStatuses: { storage: 'NodeResizeInProgress' } });
+    // The main endpoint keeps the stored status, so a bad status in its body is not an error.
+    const main = (await s.update('default', 'a', { ...ok, status: { allocatedResourceStatuses: { cpu: 'x' } } })).object;
+    expect(main.status).toEqual(ok.status);
   });
 });

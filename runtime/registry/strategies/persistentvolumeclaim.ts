@@ -15,6 +15,19 @@
 //    same way, so claims stored before normalization still pass the immutability rule.
 //  Rule 3 (equality when both are set) is a validator rule of the shape.
 //
+// VolumeAttributesClass off (upstream DropDisabledFields / DropDisabledFieldsFromStatus and the
+// gate check of ValidatePersistentVolumeClaimUpdate): spec.volumeAttributesClassName is dropped on
+// create, and on update unless the stored claim has one; on /status,
+// status.currentVolumeAttributesClassName and status.modifyVolumeStatus are dropped unless the
+// stored claim has them; an update that still changes volumeAttributesClassName is Forbidden.
+//
+// /status (upstream ValidatePersistentVolumeClaimStatusUpdate), while RecoverVolumeExpansionFailure
+// is on (or the stored claim uses its fields): a reserved key (unprefixed, or holding cluster.io/)
+// of allocatedResourceStatuses or allocatedResources other than storage is not supported, and an
+// allocatedResourceStatuses value outside the documented vocabulary is not supported; both are
+// reported at upstream's paths (status.allocatedResourceStatus, singular, with the key as value).
+// Key syntax is the schema's keySyntax rule.
+//
 // Resize, on update: spec.resources.requests.storage may decrease only with
 // RecoverVolumeExpansionFailure (also treated as on when the stored claim has
 // status.allocatedResources or status.allocatedResourceStatuses), and then must stay above the
@@ -26,17 +39,27 @@
 
 import { compareQuantity, tryParseQuantity, type Quantity } from '../../quantity/quantity.ts';
 import { fieldErr } from '../../schema/errors.ts';
+import { isQualifiedName } from '../../schema/syntax.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { isObj, type Obj } from '../object.ts';
+import { deepEqual, isObj, type Obj } from '../object.ts';
 import type { Strategy } from '../strategy.ts';
 
 const SNAPSHOT_GROUP = 'snapshot.storage.cluster.io';
 const STORAGE_PATH = 'spec.resources.requests.storage';
 
+/**
+ * The resize states of document 1 section 3.3, sorted as upstream lists them (sets.List) in the
+ * error. Current upstream names the failures ControllerResizeInfeasible/NodeResizeInfeasible;
+ * the documents keep ...Failed, and the documents are the contract.
+ */
+export const RESIZE_STATUSES = ['ControllerResizeFailed', 'ControllerResizeInProgress', 'NodeResizeFailed', 'NodeResizeInProgress', 'NodeResizePending'] as const;
+const RESIZE_STATUS_SET: ReadonlySet<string> = new Set(RESIZE_STATUSES);
+
 export interface PvcGates {
   AnyVolumeDataSource: boolean;
   CrossNamespaceVolumeDataSource: boolean;
   RecoverVolumeExpansionFailure: boolean;
+  VolumeAttributesClass: boolean;
 }
 
 function gatesFrom(g: Record<string, boolean>): PvcGates {
@@ -44,6 +67,7 @@ function gatesFrom(g: Record<string, boolean>): PvcGates {
     AnyVolumeDataSource: !!g.AnyVolumeDataSource,
     CrossNamespaceVolumeDataSource: !!g.CrossNamespaceVolumeDataSource,
     RecoverVolumeExpansionFailure: !!g.RecoverVolumeExpansionFailure,
+    VolumeAttributesClass: !!g.VolumeAttributesClass,
   };
 }
 
@@ -114,6 +138,57 @@ export function prepareDataSources(spec: Obj, oldSpec: Obj | undefined, gates: P
   normalizeDataSources(spec, gates);
 }
 
+/** upstream DropDisabledFields, the volumeAttributesClassName part (`oldSpec` undefined on create). */
+export function dropDisabledVolumeAttributesClass(spec: Obj, oldSpec: Obj | undefined, gates: PvcGates): void {
+  if (!gates.VolumeAttributesClass && !isSet(oldSpec, 'volumeAttributesClassName')) delete spec.volumeAttributesClassName;
+}
+
+/** upstream DropDisabledFieldsFromStatus (a /status write). */
+export function dropDisabledStatusFields(status: Obj, oldStatus: Obj | undefined, gates: PvcGates): void {
+  if (gates.VolumeAttributesClass) return;
+  if (!isSet(oldStatus, 'currentVolumeAttributesClassName')) delete status.currentVolumeAttributesClassName;
+  if (!isSet(oldStatus, 'modifyVolumeStatus')) delete status.modifyVolumeStatus;
+}
+
+/** The gate part of upstream ValidatePersistentVolumeClaimUpdate for volumeAttributesClassName. */
+export function validateVolumeAttributesClassUpdate(obj: Obj, old: Obj, gates: PvcGates): FieldError[] {
+  if (gates.VolumeAttributesClass) return [];
+  // A pointer compare: absent and null are both nil, "" is a value.
+  const name = (o: Obj): unknown => (isSet(specOf(o), 'volumeAttributesClassName') ? specOf(o)?.volumeAttributesClassName : undefined);
+  if (deepEqual(name(obj), name(old))) return [];
+  return [fieldErr.forbidden('spec.volumeAttributesClassName', 'update is forbidden when the VolumeAttributesClass feature gate is disabled')];
+}
+
+/** upstream helper.IsNativeResource with the cluster.io prefix: unprefixed, or holding cluster.io/. */
+function isNativeResource(key: string): boolean {
+  return !key.includes('/') || key.includes('cluster.io/');
+}
+
+/** The map at status.<field>, when it is one. */
+function statusMap(obj: Obj, field: string): Obj | undefined {
+  const st = isObj(obj.status) ? obj.status : undefined;
+  return st && isObj(st[field]) ? st[field] : undefined;
+}
+
+/** The resource-key and resize-state part of upstream ValidatePersistentVolumeClaimStatusUpdate. */
+export function validateStatusUpdate(obj: Obj, old: Obj, gates: PvcGates): FieldError[] {
+  const recover = gates.RecoverVolumeExpansionFailure || !!statusMap(old, 'allocatedResources') || !!statusMap(old, 'allocatedResourceStatuses');
+  if (!recover) return [];
+  const errs: FieldError[] = [];
+  // A key that is not a qualified name gets the schema's keySyntax error; upstream then stops.
+  const reservedKey = (key: string, path: string): void => {
+    if (isQualifiedName(key).length === 0 && isNativeResource(key) && key !== 'storage') errs.push(fieldErr.notSupported(path, key, ['storage']));
+  };
+  const resizePath = 'status.allocatedResourceStatus';
+  for (const [key, value] of Object.entries(statusMap(obj, 'allocatedResourceStatuses') ?? {})) {
+    reservedKey(key, resizePath);
+    // Upstream reports the key, not the value, as the unsupported value.
+    if (typeof value !== 'string' || !RESIZE_STATUS_SET.has(value)) errs.push(fieldErr.notSupported(resizePath, key, [...RESIZE_STATUSES]));
+  }
+  for (const key of Object.keys(statusMap(obj, 'allocatedResources') ?? {})) reservedKey(key, 'status.allocatedResources');
+  return errs;
+}
+
 /** The quantity at obj.<path...>; zero when absent, null when not a parseable quantity. */
 function quantityAt(obj: Obj, path: string[]): Quantity | null {
   let cur: unknown = obj;
@@ -145,21 +220,35 @@ export function validateResize(obj: Obj, old: Obj, gates: PvcGates): FieldError[
 /** The PVC strategy for the given feature gates (missing gates count as off). */
 export function createPersistentVolumeClaimStrategy(featureGates: Record<string, boolean>): Strategy {
   const gates = gatesFrom(featureGates);
+  // validateUpdate serves both endpoints; the store hands the object prepareForStatusUpdate saw
+  // to validateUpdate, which so tells a /status write (upstream's separate status strategy).
+  const statusWrites = new WeakSet<Obj>();
   return {
     prepareForCreate(obj) {
       const spec = specOf(obj);
-      if (spec) prepareDataSources(spec, undefined, gates);
+      if (spec) {
+        dropDisabledVolumeAttributesClass(spec, undefined, gates);
+        prepareDataSources(spec, undefined, gates);
+      }
     },
     prepareForUpdate(obj, old) {
       const spec = specOf(obj);
       const oldSpec = specOf(old);
-      if (spec) prepareDataSources(spec, oldSpec, gates);
+      if (spec) {
+        dropDisabledVolumeAttributesClass(spec, oldSpec, gates);
+        prepareDataSources(spec, oldSpec, gates);
+      }
       // The stored claim too (upstream normalizes the old object), so a claim stored without the
       // copy compares equal under the immutability rule. `old` is a fresh decode of storage.
       if (oldSpec) normalizeDataSources(oldSpec, gates);
     },
+    prepareForStatusUpdate(obj, old) {
+      statusWrites.add(obj);
+      if (isObj(obj.status)) dropDisabledStatusFields(obj.status, isObj(old.status) ? old.status : undefined, gates);
+    },
     validateUpdate(obj, old) {
-      return validateResize(obj, old, gates);
+      if (statusWrites.has(obj)) return validateStatusUpdate(obj, old, gates);
+      return [...validateResize(obj, old, gates), ...validateVolumeAttributesClassUpdate(obj, old, gates)];
     },
   };
 }
