@@ -106,27 +106,19 @@ export class ApiServer {
 
   /** The node:http request listener. (No closures per request: tsx's keepNames wraps each one in a costly call.) */
   readonly listener: RequestListener = (req, res) => {
-    void this.serve(req, res);
+    void this.handle(req, res);
   };
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = req.url ?? '';
+  /** One async frame per request (each nested one costs a measurable share of a GET); never throws. */
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
     const tracked = !url.includes('watch') || !(/[?&]watch=(true|1)(&|$)/.test(url) || /^\/apis?\/(.+\/)?watch\//.test(url));
     if (tracked) this.deadlines.track(res);
+    let pretty = false;
     try {
-      await this.handle(req, res);
-    } catch (e) {
-      sendError(res, e);
-    } finally {
-      if (tracked) this.deadlines.done(res);
-    }
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { pathname, query } = splitRequestUrl(req.url ?? '/');
-    const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-    const pretty = wantsPretty(req, query);
-    try {
+      const { pathname, query } = splitRequestUrl(url);
+      const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+      pretty = wantsPretty(req, query);
       if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) return await this.serveOpen(req, res, path, query);
       const user = this.authenticate(req);
       if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
@@ -146,6 +138,8 @@ export class ApiServer {
       return sendNotFoundPage(res);
     } catch (e) {
       sendError(res, e, pretty);
+    } finally {
+      if (tracked) this.deadlines.done(res);
     }
   }
 
@@ -156,7 +150,8 @@ export class ApiServer {
     return user;
   }
 
-  private async serveRoute(
+  /** Not async: the handler's promise is the request's (one frame less per request). */
+  private serveRoute(
     req: IncomingMessage,
     res: ServerResponse,
     bound: Bound,
@@ -178,7 +173,7 @@ export class ApiServer {
       shapes: this.options.shapes,
       admission: this.options.admission,
     };
-    await bound.route.handler(ctx);
+    return bound.route.handler(ctx);
   }
 
   // ---------------------------------------------------------------- open endpoints

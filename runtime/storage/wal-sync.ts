@@ -4,6 +4,8 @@
 // frames are on disk, as synchronous=FULL would leave them, while the event loop keeps serving
 // requests and the next batch commits behind the running fsync. One fsync is in flight at a
 // time; every batch committed before it starts is covered by it, so batches acknowledge in order.
+// The writer holds new commits while a flush runs (see `busy`), so that everything which arrived
+// meanwhile goes into one transaction: fewer, larger transactions write fewer WAL pages.
 
 import { close, fsync, open } from 'node:fs';
 
@@ -18,8 +20,19 @@ export class WalSync {
   private inFlight = false;
   private idle: (() => void)[] = [];
 
-  /** `walPath`: the database's `-wal` file, which exists once a write transaction committed. */
-  constructor(private readonly walPath: string) {}
+  /**
+   * `walPath`: the database's `-wal` file, which exists once a write transaction committed.
+   * `afterFlush`: called when a flush finished and its commits were acknowledged.
+   */
+  constructor(
+    private readonly walPath: string,
+    private readonly afterFlush: () => void = () => undefined,
+  ) {}
+
+  /** A flush is running: a writer can hold its next commit until it ends (bigger batches, same latency). */
+  get busy(): boolean {
+    return this.inFlight;
+  }
 
   /** Call after a transaction committed: `done` runs once its frames are on disk, `fail` if the flush fails. */
   afterCommit(done: () => void, fail: (e: Error) => void): void {
@@ -50,7 +63,10 @@ export class WalSync {
         else w.done();
       }
       if (this.waiting.length > 0) this.start();
-      else for (const r of this.idle.splice(0)) r();
+      else {
+        this.afterFlush();
+        if (!this.inFlight) for (const r of this.idle.splice(0)) r();
+      }
     };
     if (this.fd !== undefined) {
       fsync(this.fd, finish);
