@@ -14,9 +14,14 @@ export type PathElement =
 
 export type FieldPath = readonly PathElement[];
 
+const GO_ESCAPED = /[<>&\u2028\u2029]/;
+
 /** Go encoding/json text (HTML-escaped, map keys sorted), as upstream serializes key and value elements. */
 export function goJson(v: unknown, sortMapKeys = true): string {
-  return JSON.stringify(sortMapKeys ? sortKeys(v) : v)
+  const text = JSON.stringify(sortMapKeys && typeof v === 'object' && v !== null ? sortKeys(v) : v);
+  // Nearly every text has none of the characters Go escapes: skip the five replacements then.
+  if (!GO_ESCAPED.test(text)) return text;
+  return text
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

@@ -44,7 +44,21 @@ export const ANCIENT_CHANGES_MANAGER = 'ancient-changes';
  * Upstream's manager identifier (BuildManagerIdentifier): the entry's JSON without fields, type
  * and time, and without apiVersion for appliers (an applier is one manager whatever version it uses).
  */
+/** Identifiers by their parts: a write computes one or more per request for the same few managers. */
+const identifiers = new Map<string, string>();
+
 export function managerIdentifier(e: { manager: string; operation: ManagedFieldsOperation | string; apiVersion?: string; subresource?: string }): string {
+  const cacheKey = `${e.manager}\u0000${e.operation}\u0000${e.apiVersion ?? ''}\u0000${e.subresource ?? ''}`;
+  let id = identifiers.get(cacheKey);
+  if (id === undefined) {
+    id = computeManagerIdentifier(e);
+    if (identifiers.size >= 1024) identifiers.clear();
+    identifiers.set(cacheKey, id);
+  }
+  return id;
+}
+
+function computeManagerIdentifier(e: { manager: string; operation: ManagedFieldsOperation | string; apiVersion?: string; subresource?: string }): string {
   const o: Record<string, string> = {};
   if (e.manager) o.manager = e.manager;
   if (e.operation) o.operation = e.operation;
@@ -109,16 +123,23 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     if (m.subresource) e.subresource = m.subresource;
     out.push(e);
   }
-  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  out.sort(
-    (p, q) =>
-      cmp(p.operation ?? '', q.operation ?? '') ||
-      timeSeconds(p.time) - timeSeconds(q.time) ||
-      cmp(p.manager ?? '', q.manager ?? '') ||
-      cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
-      cmp(p.subresource ?? '', q.subresource ?? ''),
-  );
+  if (out.length > 1) out.sort(compareEntries);
   return out;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Upstream's order of managedFields entries: operation, time (seconds), manager, apiVersion, subresource. */
+function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  return (
+    compareText(p.operation ?? '', q.operation ?? '') ||
+    timeSeconds(p.time) - timeSeconds(q.time) ||
+    compareText(p.manager ?? '', q.manager ?? '') ||
+    compareText(p.apiVersion ?? '', q.apiVersion ?? '') ||
+    compareText(p.subresource ?? '', q.subresource ?? '')
+  );
 }
 
 /** Paths the stripMeta manager never lets a manager own. */
@@ -157,7 +178,8 @@ export function filterComparison(c: Comparison, ignored: FieldSet): Comparison {
 
 /** capManagersManager: at most `max` Update entries; the oldest merge into `ancient-changes` per apiVersion. */
 export function capUpdateManagers(managed: Managed, max = DEFAULT_MAX_UPDATE_MANAGERS): void {
-  const updaters = [...managed.entries()].filter(([, m]) => m.operation !== 'Apply').map(([id]) => id);
+  const updaters: string[] = [];
+  for (const [id, m] of managed) if (m.operation !== 'Apply') updaters.push(id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => {
     const ta = timeSeconds(managed.get(a)!.time);
