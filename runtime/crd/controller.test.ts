@@ -1,6 +1,7 @@
 // The CRD controller against an in-memory registry: the naming outcome it writes through /status
 // (upstream naming controller: accept what does not conflict, keep the old value of what does),
-// and that a CRD whose names conflict is neither established nor served until the names free up.
+// and that a CRD whose names conflict is neither established nor served until the names free up;
+// the establishing controller's InvalidCABundle for a conversion webhook whose caBundle is not PEM.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customResourceDefinitionResource } from '../../out/routes/customresourcedefinition.ts';
@@ -10,6 +11,7 @@ import { lazyValidator } from '../http/bootstrap.ts';
 import type { Obj } from '../registry/object.ts';
 import { Registry } from '../registry/registry.ts';
 import type { Store } from '../registry/store.ts';
+import { makePKI } from '../admission/webhook-fixture.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { CRDController, type CustomResourceServingTarget } from './controller.ts';
 import type { CRDNames, CustomResourceDefinition } from './types.ts';
@@ -158,5 +160,78 @@ describe('CRDController naming', () => {
     expect(got.status?.acceptedNames).toEqual({ plural: 'gizmos', singular: 'gizmo', kind: 'Widget', listKind: 'GizmoList' });
     expect(got.status?.conditions?.find((x) => x.type === 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
     await until(async () => (serving.served.has(gizmos) ? true : undefined));
+  });
+
+  describe('a conversion webhook caBundle that is not PEM (upstream establishing controller)', () => {
+    const pki = makePKI();
+    const withWebhook = (caBundle: string): Obj => {
+      const c = crd({ plural: 'gadgets', kind: 'Gadget' });
+      (c.spec as Obj).conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://127.0.0.1:9443/convert', caBundle } } };
+      return c;
+    };
+    const name = `gadgets.${GROUP}`;
+    const conditions = (c: CustomResourceDefinition): Record<string, unknown> => Object.fromEntries((c.status?.conditions ?? []).map((x) => [x.type, x]));
+
+    it.each([
+      { name: 'a line break', caBundle: 'Cg==' },
+      { name: 'a private key', caBundle: Buffer.from(pki.key).toString('base64') },
+    ])('$name: names accepted, Established False InvalidCABundle, not served, no write loop', async ({ caBundle }) => {
+      await store.create(undefined, withWebhook(caBundle));
+      const got = await until(async () => {
+        const c = (await store.get(undefined, name)) as unknown as CustomResourceDefinition;
+        return c.status?.conditions?.some((x) => x.type === 'Established' && x.reason === 'InvalidCABundle') ? c : undefined;
+      });
+      expect(conditions(got)).toMatchObject({
+        NamesAccepted: { status: 'True', reason: 'NoConflicts' },
+        Established: { status: 'False', reason: 'InvalidCABundle', message: 'The conversion webhook CABundle is invalid' },
+      });
+      // The naming controller must not put Installing back (the two controllers would take turns).
+      await new Promise((r) => setTimeout(r, 300));
+      const later = (await store.get(undefined, name)) as unknown as CustomResourceDefinition;
+      expect(later.metadata?.resourceVersion).toBe(got.metadata?.resourceVersion);
+      expect(serving.served.has(name)).toBe(false);
+      expect(logged).toEqual([]);
+    });
+
+    it('deleting it: Terminating False NeverEstablished, no instance deletion, then gone', async () => {
+      await store.create(undefined, withWebhook('Cg=='));
+      await until(async () => {
+        const c = (await store.get(undefined, name)) as unknown as CustomResourceDefinition;
+        return c.status?.conditions?.some((x) => x.reason === 'InvalidCABundle') ? c : undefined;
+      });
+      const reasons: string[] = [];
+      let deleted = false;
+      const stream = await store.watch(undefined, {}, {
+        send: (type, object) => {
+          if (type === 'DELETED') deleted = true;
+          const t = (object as unknown as CustomResourceDefinition).status?.conditions?.find((x) => x.type === 'Terminating');
+          if (t && reasons[reasons.length - 1] !== t.reason) reasons.push(t.reason ?? '');
+        },
+        error: () => undefined,
+        end: () => undefined,
+      });
+      try {
+        await store.delete(undefined, name, {});
+        await until(async () => (deleted ? true : undefined));
+      } finally {
+        stream.stop();
+      }
+      expect(reasons).toEqual(['InstanceDeletionPending', 'InstanceDeletionInProgress', 'NeverEstablished']);
+      // Serving.storageStore throws: an attempt to delete instances would have been logged.
+      expect(logged).toEqual([]);
+    });
+
+    it('a fixed caBundle establishes and serves the CRD', async () => {
+      await store.create(undefined, withWebhook('Cg=='));
+      const bad = await until(async () => {
+        const c = (await store.get(undefined, name)) as unknown as Obj;
+        return (c as unknown as CustomResourceDefinition).status?.conditions?.some((x) => x.reason === 'InvalidCABundle') ? c : undefined;
+      });
+      const fixed = withWebhook(pki.caBundle);
+      await store.update(undefined, name, { ...fixed, metadata: bad.metadata, status: bad.status });
+      const got = await established(name);
+      expect(conditions(got).Established).toMatchObject({ status: 'True', reason: 'InitialNamesAccepted' });
+      await until(async () => (serving.served.has(name) ? true : undefined));
+    });
   });
 });

@@ -2,19 +2,21 @@
 // one): driven by a watch on customresourcedefinitions from start-up (its initial events cover the
 // CRDs already in storage). For each CRD it
 //   1. sets status.acceptedNames and NamesAccepted (Established False Installing) through /status,
-//   2. then Established True InitialNamesAccepted through /status,
+//   2. then Established True InitialNamesAccepted through /status (False InvalidCABundle while
+//      the conversion webhook's caBundle is not valid PEM: not served until it is fixed),
 //   3. then serves the custom resources (CustomResourceServingTarget.install);
 // and for a deleted CRD (the CRD strategy added the cleanup finalizer and Terminating
 // InstanceDeletionPending) it sets Terminating InstanceDeletionInProgress, deletes every custom
-// resource, sets Terminating False InstanceDeletionCompleted and removes the finalizer; the CRD
-// then goes away and its endpoints with it.
+// resource, sets Terminating False InstanceDeletionCompleted (False NeverEstablished, deleting
+// nothing, for a CRD that was never Established) and removes the finalizer; the CRD then goes away
+// and its endpoints with it.
 
 import { ApiError } from '../errors/api-error.ts';
 import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { Store, WatchStream } from '../registry/store.ts';
 import { CRD_CLEANUP_FINALIZER } from '../registry/strategies/customresourcedefinition.ts';
-import { calculateNames, establishedCondition, findCondition, isConditionTrue, setCondition, type BuiltinResourceNames } from './names.ts';
+import { calculateNames, conditionEquivalent, establishedCondition, findCondition, isConditionTrue, sameNames, setCondition, type BuiltinResourceNames } from './names.ts';
 import type { CRDCondition, CustomResourceDefinition } from './types.ts';
 
 export { CRD_CLEANUP_FINALIZER };
@@ -160,23 +162,30 @@ export class CRDController {
       return;
     }
     const now = nowTimestamp();
-    // Naming controller: acceptedNames, NamesAccepted, Established (False while not yet accepted).
-    const others = [...this.crds.values()].filter((c) => c.metadata?.name !== name);
-    const names = calculateNames(crd, { crds: others, builtins: this.o.builtins });
-    let conditions = setCondition(crd.status?.conditions, names.namesAccepted, now);
-    conditions = setCondition(conditions, names.established, now);
-    const status = { ...(crd.status ?? {}), acceptedNames: names.acceptedNames, conditions };
-    if (!deepEqual(status, crd.status)) {
-      // acceptedNames may carry "" for a plural or kind that conflicts: the status rules accept that.
-      await this.writeStatus(crd, status);
-      return; // the watch brings the next step
+    // Naming controller: only while spec.names differ from acceptedNames, and only writing when
+    // acceptedNames or NamesAccepted change (so it never undoes the establishing controller's
+    // Established False InvalidCABundle, which would make the two write in turn forever).
+    if (!sameNames(crd.spec?.names, crd.status?.acceptedNames)) {
+      const others = [...this.crds.values()].filter((c) => c.metadata?.name !== name);
+      const names = calculateNames(crd, { crds: others, builtins: this.o.builtins });
+      if (!deepEqual(names.acceptedNames, crd.status?.acceptedNames) || !conditionEquivalent(names.namesAccepted, findCondition(crd, 'NamesAccepted'))) {
+        let conditions = setCondition(crd.status?.conditions, names.namesAccepted, now);
+        conditions = setCondition(conditions, names.established, now);
+        // acceptedNames may carry "" for a plural or kind that conflicts: the status rules accept that.
+        await this.writeStatus(crd, { ...(crd.status ?? {}), acceptedNames: names.acceptedNames, conditions });
+        return; // the watch brings the next step
+      }
     }
-    // Establishing controller.
-    const est = establishedCondition(crd);
-    if (est && !isConditionTrue(crd, 'Established')) {
-      await this.writeStatus(crd, { ...status, conditions: setCondition(status.conditions, est, now) });
-      return;
+    // Establishing controller: it looks again at every change of a CRD not yet Established (a
+    // fixed caBundle establishes it).
+    if (!isConditionTrue(crd, 'Established')) {
+      const est = establishedCondition(crd);
+      if (est && !conditionEquivalent(est, findCondition(crd, 'Established'))) {
+        await this.writeStatus(crd, { ...(crd.status ?? {}), conditions: setCondition(crd.status?.conditions, est, now) });
+        return;
+      }
     }
+    // Served only once Established (upstream's discovery and this server's endpoints alike).
     if (isConditionTrue(crd, 'Established')) this.o.serving.install(crd);
     else this.o.serving.uninstall(name);
   }
@@ -197,11 +206,17 @@ export class CRDController {
     const finalizers = (metaOf(crd as unknown as Obj).finalizers ?? []) as string[];
     if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) return;
     const cond = findCondition(crd, 'Terminating');
-    if (cond?.reason !== 'InstanceDeletionInProgress' && cond?.reason !== 'InstanceDeletionCompleted' && cond?.reason !== 'InstanceDeletionCheck') {
+    const done = cond?.reason === 'InstanceDeletionCompleted' || cond?.reason === 'NeverEstablished';
+    if (!done && cond?.reason !== 'InstanceDeletionInProgress' && cond?.reason !== 'InstanceDeletionCheck') {
       await this.writeStatus(crd, this.terminating(crd, { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }));
       return;
     }
-    if (cond.reason !== 'InstanceDeletionCompleted') {
+    if (!done && !isConditionTrue(crd, 'Established')) {
+      // Never served, so no custom resource can exist (upstream skips the deletion likewise).
+      await this.writeStatus(crd, this.terminating(crd, { status: 'False', reason: 'NeverEstablished', message: 'resource was never established' }));
+      return;
+    }
+    if (!done) {
       const store = this.o.serving.storageStore(crd);
       const listed = await store.list(undefined, {});
       for (const item of listed.items) {

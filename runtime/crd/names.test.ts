@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calculateNames, reconcileNames } from './names.ts';
+import { makePKI } from '../admission/webhook-fixture.ts';
+import { caBundleError, calculateNames, conditionEquivalent, defaultNames, establishedCondition, reconcileNames, sameNames } from './names.ts';
 import type { CRDNames, CustomResourceDefinition } from './types.ts';
 import * as validators from '../../out/validators/index.ts';
 
@@ -110,5 +111,86 @@ describe('acceptedNames on conflict (upstream naming controller)', () => {
       // Only the Required error at the field (no syntax error for ""); plural "" also breaks metadata.name.
       expect(statusValidator.validate(obj).filter((e) => e.field === field)).toEqual([{ field, reason: 'FieldValueRequired', message: 'Required value' }]);
     }
+  });
+});
+
+describe('v1 defaulting of spec.names (SetDefaults_CustomResourceDefinitionSpec)', () => {
+  it.each([
+    { name: 'absent singular and listKind', names: { plural: 'widgets', kind: 'WidgetX' }, want: { plural: 'widgets', kind: 'WidgetX', singular: 'widgetx', listKind: 'WidgetXList' } },
+    { name: 'empty singular and listKind', names: { plural: 'widgets', kind: 'Widget', singular: '', listKind: '' }, want: { plural: 'widgets', kind: 'Widget', singular: 'widget', listKind: 'WidgetList' } },
+    { name: 'given names are kept', names: { plural: 'widgets', kind: 'Widget', singular: 'wdg', listKind: 'Widgets' }, want: { plural: 'widgets', kind: 'Widget', singular: 'wdg', listKind: 'Widgets' } },
+    { name: 'no kind: nothing to default from', names: { plural: 'widgets' }, want: { plural: 'widgets' } },
+    { name: 'empty kind: nothing to default from', names: { plural: 'widgets', kind: '' }, want: { plural: 'widgets', kind: '' } },
+  ])('$name', ({ names, want }) => {
+    expect(defaultNames({ ...names })).toEqual(want);
+  });
+});
+
+describe('naming controller comparisons', () => {
+  it.each([
+    { name: 'absent and empty fields are the zero value', a: { plural: 'w', kind: 'W', shortNames: [] }, b: { plural: 'w', kind: 'W', singular: '' }, same: true },
+    { name: 'a differing singular', a: { plural: 'w', kind: 'W', singular: 'x' }, b: { plural: 'w', kind: 'W', singular: 'y' }, same: false },
+    { name: 'short names in another order', a: { plural: 'w', kind: 'W', shortNames: ['a', 'b'] }, b: { plural: 'w', kind: 'W', shortNames: ['b', 'a'] }, same: false },
+    { name: 'nothing accepted yet', a: { plural: 'w', kind: 'W' }, b: undefined, same: false },
+  ])('sameNames: $name', ({ a, b, same }) => {
+    expect(sameNames(a, b)).toBe(same);
+  });
+
+  it.each([
+    { name: 'transition time ignored', b: { lastTransitionTime: '2026-07-02T00:00:00Z' }, eq: true },
+    { name: 'reason differs', b: { reason: 'Installing' }, eq: false },
+    { name: 'message differs', b: { message: 'x' }, eq: false },
+    { name: 'status differs', b: { status: 'True' as const }, eq: false },
+  ])('conditionEquivalent: $name', ({ b, eq }) => {
+    const a = { type: 'Established', status: 'False' as const, reason: 'InvalidCABundle', message: 'The conversion webhook CABundle is invalid', lastTransitionTime: '2026-07-01T00:00:00Z' };
+    expect(conditionEquivalent(a, { ...a, ...b })).toBe(eq);
+  });
+});
+
+describe('conversion webhook caBundle (webhook.ValidateCABundle, client-go rootCertPool)', () => {
+  const pki = makePKI();
+  const b64 = (s: string): string => Buffer.from(s).toString('base64');
+  const prefix = 'unable to load root certificates: ';
+  it.each([
+    { name: 'unset', bundle: undefined, want: undefined },
+    { name: 'empty', bundle: '', want: undefined },
+    { name: 'a CA certificate', bundle: pki.caBundle, want: undefined },
+    { name: 'two certificates without a final line break', bundle: b64(pki.caPem + pki.cert.trimEnd()), want: undefined },
+    { name: 'text before the certificate is skipped', bundle: b64(`my CA\n${pki.caPem}`), want: undefined },
+    { name: 'a line break only (upstream test "Cg==")', bundle: 'Cg==', want: `${prefix}unable to parse bytes as PEM block` },
+    { name: 'not PEM at all', bundle: b64('nope'), want: `${prefix}unable to parse bytes as PEM block` },
+    { name: 'a private key only', bundle: b64(pki.key), want: `${prefix}no valid certificate authority data seen` },
+    { name: 'a private key and a blank line', bundle: b64(`${pki.key}\n`), want: `${prefix}unable to parse bytes as PEM block` },
+    { name: 'a CERTIFICATE block that is no certificate', bundle: b64('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), want: `${prefix}failed to parse certificate: x509: malformed certificate` },
+    {
+      name: 'a certificate block with headers is skipped',
+      bundle: b64(pki.caPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n')),
+      want: `${prefix}no valid certificate authority data seen`,
+    },
+  ])('$name', ({ bundle, want }) => {
+    expect(caBundleError(bundle)).toBe(want);
+  });
+
+  /** A CRD whose names the naming controller accepted. */
+  const accepted = (conversion?: object): CustomResourceDefinition => {
+    const c = crd('b', { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' });
+    return {
+      ...c,
+      spec: { ...c.spec, ...(conversion ? { conversion } : {}) },
+      status: { conditions: [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }] },
+    };
+  };
+  const webhook = (caBundle?: string): object => ({ strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://127.0.0.1:9443/convert', ...(caBundle === undefined ? {} : { caBundle }) } } });
+  const established = { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+  const invalid = { type: 'Established', status: 'False', reason: 'InvalidCABundle', message: 'The conversion webhook CABundle is invalid' };
+  it.each([
+    { name: 'no conversion', crd: accepted(), want: established },
+    { name: 'strategy None', crd: accepted({ strategy: 'None' }), want: established },
+    { name: 'webhook without caBundle (system roots)', crd: accepted(webhook()), want: established },
+    { name: 'webhook with a valid caBundle', crd: accepted(webhook(pki.caBundle)), want: established },
+    { name: 'webhook with an invalid caBundle', crd: accepted(webhook('Cg==')), want: invalid },
+    { name: 'names not accepted yet', crd: { ...accepted(webhook('Cg==')), status: {} }, want: undefined },
+  ])('establishing: $name', ({ crd: c, want }) => {
+    expect(establishedCondition(c)).toEqual(want);
   });
 });

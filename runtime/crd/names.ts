@@ -1,5 +1,7 @@
 // NamesAccepted / Established as pure functions of (crd, others): upstream's naming controller
-// (pkg/controller/status) and establishing controller, without the asynchrony.
+// (pkg/controller/status) and establishing controller (pkg/controller/establish, with its check of
+// the conversion webhook's caBundle), without the asynchrony.
+import { X509Certificate } from 'node:crypto';
 import type { CRDCondition, CRDNames, CustomResourceDefinition } from './types.ts';
 
 /** A built-in resource of some group whose names a CRD of the same group may not take. */
@@ -26,11 +28,35 @@ export interface NamesResult {
   established: CRDCondition;
 }
 
-/** v1 defaulting of spec.names: singular = lowercased kind, listKind = kind + "List". Mutates and returns names. */
+/**
+ * v1 defaulting of spec.names (upstream SetDefaults_CustomResourceDefinitionSpec): an empty or
+ * absent singular becomes the lowercased kind, an empty or absent listKind kind + "List". With no
+ * kind both stay as they are (the Required rules of the spec report them). Mutates and returns names.
+ */
 export function defaultNames(names: CRDNames): CRDNames {
-  if (!names.singular && names.kind) names.singular = names.kind.toLowerCase();
-  if (!names.listKind && names.kind) names.listKind = `${names.kind}List`;
+  // a kind of another type is left for the validator to report
+  if (typeof names.kind !== 'string' || names.kind === '') return names;
+  if (!names.singular) names.singular = names.kind.toLowerCase();
+  if (!names.listKind) names.listKind = `${names.kind}List`;
   return names;
+}
+
+/**
+ * Names as upstream compares them (Go structs, equality.Semantic): an absent, empty or empty-list
+ * field is the zero value. The naming controller skips a CRD whose spec.names equal its acceptedNames.
+ */
+export function sameNames(a: CRDNames | undefined, b: CRDNames | undefined): boolean {
+  const norm = (n: CRDNames | undefined): unknown[] => {
+    const x = n ?? {};
+    return [x.plural ?? '', x.singular ?? '', x.shortNames ?? [], x.kind ?? '', x.listKind ?? '', x.categories ?? []];
+  };
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/** Upstream's IsCRDConditionEquivalent: type, status, reason and message (not the transition time). */
+export function conditionEquivalent(a: CRDCondition | undefined, b: CRDCondition | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.type === b.type && a.status === b.status && (a.reason ?? '') === (b.reason ?? '') && (a.message ?? '') === (b.message ?? '');
 }
 
 function usedNames(crd: CustomResourceDefinition, ctx: NamingContext): { resources: Set<string>; kinds: Set<string> } {
@@ -146,10 +172,84 @@ function clean(n: CRDNames): CRDNames {
   return out;
 }
 
-/** The establishing controller: Established True once NamesAccepted is True. */
+interface PemBlock {
+  type: string;
+  hasHeaders: boolean;
+  der: Buffer;
+}
+
+/**
+ * The PEM blocks of `text` in order, as Go's pem.Decode finds them (text around blocks is skipped,
+ * a block whose body is not base64 is not a block), and whether anything follows the last one
+ * (what makes client-go report "unable to parse bytes as PEM block").
+ */
+function pemBlocks(text: string): { blocks: PemBlock[]; trailing: boolean } {
+  const re = /(?:^|\n)-----BEGIN ([^\n]*?)-----[ \t\r]*\n([\s\S]*?)-----END \1-----[ \t\r]*(?=\n|$)/g;
+  const blocks: PemBlock[] = [];
+  let end = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const lines = m[2].split('\n');
+    let i = 0;
+    while (i < lines.length && lines[i].includes(':')) i++;
+    const body = lines.slice(i).join('').replace(/[ \t\r]/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 !== 0) continue;
+    blocks.push({ type: m[1], hasHeaders: i > 0, der: Buffer.from(body, 'base64') });
+    end = re.lastIndex;
+  }
+  // Go's pem.Decode consumes the END line with its line break; whatever is left is decoded again.
+  return { blocks, trailing: text.slice(end).replace(/^\n/, '').length > 0 };
+}
+
+function parsesAsCertificate(der: Buffer): boolean {
+  try {
+    new X509Certificate(der);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Upstream's webhook.ValidateCABundle (client-go's TLS config over the bundle): undefined when the
+ * base64 `caBundle` is empty or holds at least one parsable CERTIFICATE block without headers,
+ * else client-go's reason ("unable to load root certificates: unable to parse bytes as PEM block",
+ * "... failed to parse certificate: ...", "... no valid certificate authority data seen").
+ */
+export function caBundleError(caBundle: string | undefined): string | undefined {
+  if (typeof caBundle !== 'string' || caBundle === '') return undefined;
+  const text = Buffer.from(caBundle, 'base64').toString('latin1');
+  if (text.length === 0) return undefined;
+  const { blocks, trailing } = pemBlocks(text);
+  if (blocks.some((b) => b.type === 'CERTIFICATE' && !b.hasHeaders && parsesAsCertificate(b.der))) return undefined;
+  const prefix = 'unable to load root certificates: ';
+  // client-go walks the blocks in order and reports the first problem it meets.
+  if (blocks.length === 0) return `${prefix}unable to parse bytes as PEM block`;
+  if (blocks.some((b) => b.type === 'CERTIFICATE' && !b.hasHeaders)) return `${prefix}failed to parse certificate: x509: malformed certificate`;
+  if (trailing) return `${prefix}unable to parse bytes as PEM block`;
+  return `${prefix}no valid certificate authority data seen`;
+}
+
+/** The caBundle of spec.conversion.webhook.clientConfig, when that client config is set. */
+export function conversionCABundle(crd: CustomResourceDefinition): { set: boolean; caBundle?: string } {
+  const webhook = crd.spec?.conversion?.webhook;
+  const cc = webhook && typeof webhook === 'object' ? (webhook as { clientConfig?: unknown }).clientConfig : undefined;
+  if (!cc || typeof cc !== 'object') return { set: false };
+  const b = (cc as { caBundle?: unknown }).caBundle;
+  return { set: true, caBundle: typeof b === 'string' ? b : undefined };
+}
+
+/**
+ * The establishing controller: once NamesAccepted is True (and Established is not yet True),
+ * Established True InitialNamesAccepted, or False InvalidCABundle while the conversion webhook's
+ * caBundle is not valid PEM. Undefined when the controller leaves the CRD alone.
+ */
 export function establishedCondition(crd: CustomResourceDefinition): CRDCondition | undefined {
   const na = findCondition(crd, 'NamesAccepted');
   if (!na || na.status !== 'True') return undefined;
+  const cc = conversionCABundle(crd);
+  if (cc.set && caBundleError(cc.caBundle) !== undefined) {
+    return { type: 'Established', status: 'False', reason: 'InvalidCABundle', message: 'The conversion webhook CABundle is invalid' };
+  }
   return { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
 }
 

@@ -1,12 +1,14 @@
 // Everything a CRD write is checked against: the generated CustomResourceDefinition validator
 // (object rules of the spec) plus the checks that need to understand the schemas: structural
-// schema, defaults, CEL rule compilation and costs, selectable fields, storedVersions, and
-// spec.preserveUnknownFields. Errors are upstream-shaped field errors, deduplicated.
+// schema, defaults, CEL rule compilation and costs, selectable fields, storedVersions,
+// spec.preserveUnknownFields, and the conversion webhook's caBundle on update. Errors are
+// upstream-shaped field errors, deduplicated.
 import * as generated from '../../out/validators/customresourcedefinition.ts';
 import { fieldErr } from '../schema/errors.ts';
 import type { FieldError } from '../schema/types.ts';
 import { compileSchemaRules, type RuleCompileOptions } from './cel-rules.ts';
 import { validateSchema } from './structural.ts';
+import { caBundleError, conversionCABundle, isConditionTrue } from './names.ts';
 import { findSchemaAt, parseSimplePath } from './paths.ts';
 import type { CustomResourceDefinition } from './types.ts';
 import { recordStoredVersions, validateStoredVersions } from './versions.ts';
@@ -56,6 +58,8 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
     if (Array.isArray(v.selectableFields) && schemaErrs.length === 0) errs.push(...validateSelectableFields(v.selectableFields, schema, `spec.versions[${i}].selectableFields`));
   });
 
+  if (old) errs.push(...validateConversionCABundleUpdate(crd, old));
+
   // storedVersions as the registry leaves them (storage version appended)
   const storageCount = versions.filter((v) => isObj(v) && v.storage === true).length;
   if (storageCount === 1) {
@@ -64,6 +68,26 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
     errs.push(...validateStoredVersions(copy.status?.storedVersions, versions));
   }
   return errs;
+}
+
+/**
+ * Upstream's allowInvalidCABundle: an invalid conversion caBundle may be written while the stored
+ * CRD is not Established, or when the stored caBundle is set and already invalid.
+ */
+function allowInvalidCABundle(old: CustomResourceDefinition): boolean {
+  if (!isConditionTrue(old, 'Established')) return true;
+  const cc = conversionCABundle(old);
+  if (!cc.set || !cc.caBundle) return false;
+  return caBundleError(cc.caBundle) !== undefined;
+}
+
+/** A Webhook conversion's non-empty caBundle must be valid PEM on an update of an Established CRD. */
+export function validateConversionCABundleUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
+  if (crd.spec?.conversion?.strategy !== 'Webhook') return [];
+  const cc = conversionCABundle(crd);
+  if (!cc.set || !cc.caBundle || allowInvalidCABundle(old)) return [];
+  const err = caBundleError(cc.caBundle);
+  return err === undefined ? [] : [fieldErr.invalid('spec.conversion.webhook.clientConfig.caBundle', cc.caBundle, err)];
 }
 
 const SELECTABLE_TYPES = new Set(['string', 'boolean', 'integer']);

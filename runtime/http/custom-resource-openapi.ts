@@ -95,43 +95,60 @@ function v3Paths(v: CustomResourceVersion, objRef: string, listRef: string): Obj
   const nsParam = v.namespaced ? [{ name: 'namespace', in: 'path', required: true, schema: { type: 'string', uniqueItems: true } }] : [];
   const nameParam = { name: 'name', in: 'path', required: true, schema: { type: 'string', uniqueItems: true } };
   const q = (name: string, type = 'string'): Obj => ({ name, in: 'query', schema: { type, uniqueItems: true } });
-  const writeParams = [q('dryRun'), q('fieldManager'), q('fieldValidation')];
-  const op = (action: string, id: string, extra: Obj): Obj => ({ operationId: `${id}${v.kind}`, 'x-cluster-action': action, 'x-cluster-group-version-kind': gvk, ...extra });
+  // upstream's builder gives every route the option parameters of its action, subresources included:
+  // kubectl's fieldValidation probe stops at the first PATCH of the kind it meets (map order), so a
+  // /status or /scale PATCH without fieldValidation sends it to client-side validation at random
+  const listParams = [q('labelSelector'), q('fieldSelector'), q('limit', 'integer'), q('continue'), q('resourceVersion'), q('resourceVersionMatch'), q('sendInitialEvents', 'boolean'), q('timeoutSeconds', 'integer'), q('watch', 'boolean'), q('allowWatchBookmarks', 'boolean')];
+  const params: Record<string, Obj[]> = {
+    list: listParams,
+    deletecollection: [...listParams.filter((p) => p.name !== 'watch' && p.name !== 'allowWatchBookmarks'), q('dryRun'), q('gracePeriodSeconds', 'integer'), q('propagationPolicy')],
+    get: [q('resourceVersion')],
+    post: [q('dryRun'), q('fieldManager'), q('fieldValidation')],
+    put: [q('dryRun'), q('fieldManager'), q('fieldValidation')],
+    patch: [q('dryRun'), q('fieldManager'), q('fieldValidation'), q('force', 'boolean')],
+    delete: [q('dryRun'), q('gracePeriodSeconds', 'integer'), q('orphanDependents', 'boolean'), q('propagationPolicy')],
+  };
+  const op = (action: string, id: string, extra: Obj, sub = ''): Obj => ({
+    // upstream's ids (`patchNamespacedBackupStatus`): unique per operation, as OpenAPI requires
+    operationId: `${id}${v.namespaced ? 'Namespaced' : ''}${v.kind}${sub}`,
+    'x-cluster-action': action,
+    'x-cluster-group-version-kind': gvk,
+    parameters: [q('pretty'), ...(params[action] ?? [])],
+    ...extra,
+  });
   const ok = (ref: string): Obj => ({ '200': { description: 'OK', content: json(ref) }, '401': { description: 'Unauthorized' } });
+  const body = (ref: string): Obj => ({ content: { 'application/json': { schema: { $ref: ref } }, 'application/yaml': { schema: { $ref: ref } } }, required: true });
+  const patchBody = (types: readonly string[]): Obj => ({ content: Object.fromEntries(types.map((t) => [t, { schema: { $ref: `#/components/schemas/${META}.Patch` } }])), required: true });
   const paths: Obj = {
     [base]: {
       parameters: nsParam,
-      get: op('list', 'list', { parameters: [q('labelSelector'), q('fieldSelector'), q('limit', 'integer'), q('continue'), q('resourceVersion'), q('watch', 'boolean')], responses: ok(listRef) }),
-      post: op('post', 'create', { parameters: writeParams, requestBody: { content: { 'application/json': { schema: { $ref: objRef } } }, required: true }, responses: { '201': { description: 'Created', content: json(objRef) } } }),
+      get: op('list', 'list', { responses: ok(listRef) }),
+      post: op('post', 'create', { requestBody: body(objRef), responses: { '201': { description: 'Created', content: json(objRef) } } }),
       delete: op('deletecollection', 'deletecollection', { responses: ok(`#/components/schemas/${META}.Status`) }),
     },
     [`${base}/{name}`]: {
       parameters: [nameParam, ...nsParam],
       get: op('get', 'read', { responses: ok(objRef) }),
-      put: op('put', 'replace', { parameters: writeParams, requestBody: { content: { 'application/json': { schema: { $ref: objRef } } }, required: true }, responses: ok(objRef) }),
-      patch: op('patch', 'patch', {
-        parameters: [...writeParams, q('force', 'boolean')],
-        requestBody: { content: Object.fromEntries(PATCH_TYPES.map((t) => [t, { schema: { $ref: `#/components/schemas/${META}.Patch` } }])), required: true },
-        responses: ok(objRef),
-      }),
+      put: op('put', 'replace', { requestBody: body(objRef), responses: ok(objRef) }),
+      patch: op('patch', 'patch', { requestBody: patchBody(PATCH_TYPES), responses: ok(objRef) }),
       delete: op('delete', 'delete', { responses: ok(`#/components/schemas/${META}.Status`) }),
     },
   };
   if (v.status) {
     paths[`${base}/{name}/status`] = {
       parameters: [nameParam, ...nsParam],
-      get: op('get', 'read', { responses: ok(objRef) }),
-      put: op('put', 'replace', { parameters: writeParams, requestBody: { content: { 'application/json': { schema: { $ref: objRef } } }, required: true }, responses: ok(objRef) }),
-      patch: op('patch', 'patch', { requestBody: { content: Object.fromEntries(PATCH_TYPES.map((t) => [t, { schema: { $ref: `#/components/schemas/${META}.Patch` } }])) }, responses: ok(objRef) }),
+      get: op('get', 'read', { responses: ok(objRef) }, 'Status'),
+      put: op('put', 'replace', { requestBody: body(objRef), responses: ok(objRef) }, 'Status'),
+      patch: op('patch', 'patch', { requestBody: patchBody(PATCH_TYPES), responses: ok(objRef) }, 'Status'),
     };
   }
   if (v.scale) {
     const scaleRef = `#/components/schemas/${SCALE}`;
     paths[`${base}/{name}/scale`] = {
       parameters: [nameParam, ...nsParam],
-      get: op('get', 'read', { responses: ok(scaleRef) }),
-      put: op('put', 'replace', { requestBody: { content: { 'application/json': { schema: { $ref: scaleRef } } } }, responses: ok(scaleRef) }),
-      patch: op('patch', 'patch', { requestBody: { content: Object.fromEntries(PATCH_TYPES.slice(0, 2).map((t) => [t, { schema: { $ref: `#/components/schemas/${META}.Patch` } }])) }, responses: ok(scaleRef) }),
+      get: op('get', 'read', { responses: ok(scaleRef) }, 'Scale'),
+      put: op('put', 'replace', { requestBody: body(scaleRef), responses: ok(scaleRef) }, 'Scale'),
+      patch: op('patch', 'patch', { requestBody: patchBody(PATCH_TYPES.slice(0, 2)), responses: ok(scaleRef) }, 'Scale'),
     };
   }
   return paths;

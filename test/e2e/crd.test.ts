@@ -1,9 +1,11 @@
 // CustomResourceDefinitions that serve live custom resources, against a real server process:
-// CRD checks, the controller's conditions, the full operation set on the custom resources through
+// CRD checks and v1 defaulting, the controller's conditions (names in conflict, a conversion
+// webhook caBundle that is not PEM), the full operation set on the custom resources through
 // the generic Store, subresources, selectable fields, Table columns, discovery and OpenAPI, schema
 // updates enforced at once, and deletion (finalizer, Terminating, instances deleted, endpoints gone).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePKI } from '../../runtime/admission/webhook-fixture.ts';
 import { eventually, TestServer } from './harness.ts';
 
 const GROUP = 'stable.example.cluster.io';
@@ -99,6 +101,9 @@ describe('CustomResourceDefinitions serve custom resources (memory)', () => {
     const r = await s.post(CRDS, crdBody());
     expect(r.status).toBe(201);
     expect(r.json.status.storedVersions).toEqual(['v2']);
+    // v1 defaulting: listKind from kind (singular was given); conversion None.
+    expect(r.json.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
+    expect(r.json.spec.conversion).toEqual({ strategy: 'None' });
     const crd = await eventually(async () => {
       const g = await s.get(`${CRDS}/${NAME}`);
       const est = (g.json.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Established');
@@ -281,14 +286,20 @@ describe('CustomResourceDefinitions serve custom resources (memory)', () => {
     const other = crdBody() as { metadata: { name: string }; spec: { names: object } };
     other.metadata.name = `gizmos.${GROUP}`;
     other.spec.names = { plural: 'gizmos', kind: 'Widget' };
-    expect((await s.post(CRDS, other)).status).toBe(201);
+    const created = await s.post(CRDS, other);
+    expect(created.status).toBe(201);
+    // Defaulted from kind Widget: singular widget and listKind WidgetList, both taken as well.
+    expect(created.json.spec.names).toEqual({ plural: 'gizmos', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' });
     const crd = await eventually(async () => {
       const g = await s.get(`${CRDS}/gizmos.${GROUP}`);
       const na = (g.json.status?.conditions ?? []).find((c: { type: string }) => c.type === 'NamesAccepted');
       return na ? g.json : undefined;
     });
     const conds = Object.fromEntries((crd.status.conditions as { type: string }[]).map((c) => [c.type, c]));
-    expect(conds.NamesAccepted).toMatchObject({ status: 'False', reason: 'KindConflict' });
+    // Upstream's naming controller checks plural, singular, shortNames, kind, listKind in turn and
+    // reports the last conflict it finds.
+    expect(conds.NamesAccepted).toMatchObject({ status: 'False', reason: 'ListKindConflict', message: '"WidgetList" is already in use' });
+    expect(crd.status.acceptedNames).toEqual({ plural: 'gizmos', kind: '' });
     expect(conds.Established).toMatchObject({ status: 'False', reason: 'NotAccepted' });
     expect((await s.get(`/apis/${GROUP}/v2/namespaces/${NS}/gizmos`)).status).toBe(404);
     expect((await s.delete(`${CRDS}/gizmos.${GROUP}`)).status).toBe(200);
@@ -471,5 +482,78 @@ describe('CustomResourceDefinition names in conflict, and rule reasons on custom
     expect(all.status).toBe(422);
     expect(all.json.reason).toBe('Invalid');
     expect((all.json.details.causes as { reason: string }[]).map((x) => x.reason)).toEqual(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+  });
+});
+
+describe('a conversion webhook caBundle that is not PEM (memory)', () => {
+  const G = 'cabundle.example.cluster.io';
+  const NAME_CA = `gadgets.${G}`;
+  const LIST = `/apis/${G}/v1/gadgets`;
+  const pki = makePKI();
+  let s: TestServer;
+
+  function crdWith(caBundle: string, metadata: object = { name: NAME_CA }): object {
+    return {
+      apiVersion: 'apiextensions.cluster.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata,
+      spec: {
+        group: G,
+        scope: 'Cluster',
+        names: { plural: 'gadgets', kind: 'Gadget' },
+        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'default', name: 'example' }, caBundle } } },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-cluster-preserve-unknown-fields': true } } }],
+      },
+    };
+  }
+  type Cond = { type: string; status: string; reason: string; message: string };
+  const condsOf = (crd: { status?: { conditions?: Cond[] } }): Record<string, Cond> => Object.fromEntries((crd.status?.conditions ?? []).map((c) => [c.type, c]));
+
+  beforeAll(async () => {
+    s = await TestServer.start('memory');
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('is accepted on create; Established False InvalidCABundle; not served nor discovered', async () => {
+    const r = await s.post(CRDS, crdWith('Cg=='));
+    expect(r.status).toBe(201);
+    // ServiceReference port defaults to 443 (SetDefaults_ServiceReference).
+    expect(r.json.spec.conversion.webhook.clientConfig.service).toEqual({ namespace: 'default', name: 'example', port: 443 });
+    const crd = await eventually(async () => {
+      const g = await s.get(`${CRDS}/${NAME_CA}`);
+      return condsOf(g.json).Established?.reason === 'InvalidCABundle' ? g.json : undefined;
+    });
+    expect(condsOf(crd)).toMatchObject({
+      NamesAccepted: { status: 'True', reason: 'NoConflicts' },
+      Established: { status: 'False', reason: 'InvalidCABundle', message: 'The conversion webhook CABundle is invalid' },
+    });
+    expect((await s.get(LIST)).status).toBe(404);
+    expect((await s.get('/apis')).json.groups.map((g: { name: string }) => g.name)).not.toContain(G);
+    // It stays so: the naming controller does not put Installing back.
+    await new Promise((r) => setTimeout(r, 500));
+    const later = await s.get(`${CRDS}/${NAME_CA}`);
+    expect(later.json.metadata.resourceVersion).toBe(crd.metadata.resourceVersion);
+  });
+
+  it('a valid caBundle establishes and serves it; then an invalid one is refused (422)', async () => {
+    const cur = (await s.get(`${CRDS}/${NAME_CA}`)).json;
+    const u = await s.put(`${CRDS}/${NAME_CA}`, crdWith(pki.caBundle, cur.metadata));
+    expect(u.status).toBe(200);
+    await eventually(async () => condsOf((await s.get(`${CRDS}/${NAME_CA}`)).json).Established?.status === 'True');
+    const list = await eventually(async () => {
+      const l = await s.get(LIST);
+      return l.status === 200 ? l.json : undefined;
+    });
+    expect(list).toMatchObject({ kind: 'GadgetList', items: [] });
+
+    const est = (await s.get(`${CRDS}/${NAME_CA}`)).json;
+    const bad = await s.put(`${CRDS}/${NAME_CA}`, crdWith('Cg==', est.metadata));
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', field: 'spec.conversion.webhook.clientConfig.caBundle', message: 'Invalid value: "Cg==": unable to load root certificates: unable to parse bytes as PEM block' },
+    ]);
+    expect((await s.get(LIST)).status).toBe(200);
   });
 });

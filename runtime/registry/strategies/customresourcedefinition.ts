@@ -1,12 +1,14 @@
-// CustomResourceDefinition: the write checks that need to understand the schemas (runtime/crd
-// validateCRD / validateCRDUpdate: structural schema, defaults, rule compilation and costs,
-// selectable fields, storedVersions), storedVersions kept by the server (the storage version is
-// appended on create and update), /status keeping metadata, and upstream's deleting REST: DELETE
-// adds the cleanup finalizer and the Terminating condition; the CRD controller
+// CustomResourceDefinition: upstream's v1 defaulting of spec.names (singular, listKind) on create
+// and update, the write checks that need to understand the schemas (runtime/crd validateCRD /
+// validateCRDUpdate: structural schema, defaults, rule compilation and costs, selectable fields,
+// storedVersions, the conversion caBundle), storedVersions kept by the server (the storage version
+// is appended on create and update), /status keeping metadata, and upstream's deleting REST:
+// DELETE adds the cleanup finalizer and the Terminating condition; the CRD controller
 // (runtime/crd/controller.ts) then deletes every custom resource and removes the finalizer.
 
 import {
-  recordStoredVersions, setCondition, validateCRD, validateCRDUpdate, validateStoredVersions, withStorageVersionRecorded, type CustomResourceDefinition,
+  defaultNames, recordStoredVersions, setCondition, validateCRD, validateCRDUpdate, validateStoredVersions, withStorageVersionRecorded, type CRDNames,
+  type CustomResourceDefinition,
 } from '../../crd/index.ts';
 import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../object.ts';
 import type { Strategy } from '../strategy.ts';
@@ -16,11 +18,21 @@ export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.cluste
 
 const asCRD = (o: Obj): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 
+/** Upstream's v1 defaulting of spec.names (runs on every decode, so on create and update alike). */
+function defaultSpecNames(obj: Obj): void {
+  const spec = obj.spec;
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return;
+  const names = (spec as Obj).names;
+  if (names && typeof names === 'object' && !Array.isArray(names)) defaultNames(names as CRDNames);
+}
+
 export const customResourceDefinitionStrategy: Strategy = {
   prepareForCreate(obj) {
+    defaultSpecNames(obj);
     if (obj.spec && typeof obj.spec === 'object' && Array.isArray((obj.spec as Obj).versions)) recordStoredVersions(asCRD(obj));
   },
   prepareForUpdate(obj, old) {
+    defaultSpecNames(obj);
     if (obj.spec && typeof obj.spec === 'object' && Array.isArray((obj.spec as Obj).versions)) recordStoredVersions(asCRD(obj), asCRD(old));
   },
   prepareForStatusUpdate(obj, old) {
