@@ -11,6 +11,7 @@
 // nothing, for a CRD that was never Established) and removes the finalizer; the CRD then goes away
 // and its endpoints with it.
 
+import { WorkQueue } from '../controller/work-queue.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
 import type { Registry } from '../registry/registry.ts';
@@ -45,17 +46,20 @@ const CRD_PLURAL = 'customresourcedefinitions';
 
 export class CRDController {
   private readonly crds = new Map<string, CustomResourceDefinition>();
-  private readonly dirty = new Set<string>();
-  private readonly retries = new Map<string, NodeJS.Timeout>();
+  private readonly queue: WorkQueue;
   private stream: WatchStream | undefined;
   private stopped = false;
-  private running: Promise<void> | undefined;
   private readonly store: Store;
 
   constructor(private readonly o: CRDControllerOptions) {
     const store = o.registry.storeFor(CRD_GROUP, CRD_PLURAL);
     if (!store) throw new Error('no customresourcedefinitions store');
     this.store = store;
+    this.queue = new WorkQueue({
+      reconcile: (name) => this.reconcile(name),
+      ignore: (e) => e instanceof ApiError && (e.code === 409 || e.code === 404), // a newer event follows
+      log: (m) => this.log(m),
+    });
   }
 
   private log(m: string): void {
@@ -65,17 +69,13 @@ export class CRDController {
   /** Starts the watch; resolves once the CRDs in storage at start are reconciled (bounded wait). */
   async start(initialWaitMs = 15_000): Promise<void> {
     await this.watch();
-    const deadline = Date.now() + initialWaitMs;
-    while ((this.dirty.size > 0 || this.running) && Date.now() < deadline) {
-      await (this.running ?? new Promise((r) => setTimeout(r, 20)));
-    }
+    await this.queue.settled(Date.now() + initialWaitMs);
   }
 
   stop(): void {
     this.stopped = true;
     this.stream?.stop();
-    for (const t of this.retries.values()) clearTimeout(t);
-    this.retries.clear();
+    this.queue.stop();
   }
 
   private async watch(): Promise<void> {
@@ -107,7 +107,7 @@ export class CRDController {
       for (const name of [...this.crds.keys()]) {
         if (!seen.has(name) && this.stream) {
           this.crds.delete(name);
-          this.enqueue(name);
+          this.queue.add(name);
         }
       }
     }
@@ -115,38 +115,8 @@ export class CRDController {
 
   /** A change can free or take names of the other CRDs of the group: they are looked at again too. */
   private enqueueGroup(group: string | undefined, name: string): void {
-    this.enqueue(name);
-    for (const [n, c] of this.crds) if (n !== name && c.spec?.group === group && !isConditionTrue(c, 'NamesAccepted')) this.enqueue(n);
-  }
-
-  private enqueue(name: string): void {
-    if (this.stopped) return;
-    this.dirty.add(name);
-    if (!this.running) this.running = this.drain().finally(() => (this.running = undefined));
-  }
-
-  private async drain(): Promise<void> {
-    while (this.dirty.size && !this.stopped) {
-      const name = this.dirty.values().next().value as string;
-      this.dirty.delete(name);
-      try {
-        await this.reconcile(name);
-      } catch (e) {
-        if (e instanceof ApiError && (e.code === 409 || e.code === 404)) continue; // a newer event follows
-        this.log(`${name}: ${(e as Error).message}`);
-        this.retryLater(name);
-      }
-    }
-  }
-
-  private retryLater(name: string, ms = 1000): void {
-    if (this.retries.has(name) || this.stopped) return;
-    const t = setTimeout(() => {
-      this.retries.delete(name);
-      this.enqueue(name);
-    }, ms);
-    t.unref();
-    this.retries.set(name, t);
+    this.queue.add(name);
+    for (const [n, c] of this.crds) if (n !== name && c.spec?.group === group && !isConditionTrue(c, 'NamesAccepted')) this.queue.add(n);
   }
 
   private async reconcile(name: string): Promise<void> {
@@ -234,7 +204,7 @@ export class CRDController {
         if (cond.reason !== 'InstanceDeletionCheck') {
           await this.writeStatus(crd, this.terminating(crd, { status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: instances with finalizers remain' }));
         }
-        this.retryLater(name, 1000);
+        this.queue.retryLater(name, 1000);
         return;
       }
       await this.writeStatus(crd, this.terminating(crd, { status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }));

@@ -11,7 +11,7 @@ export const META_GROUPS = ['meta.cluster.io', 'meta.k8s.io'] as const;
 export const DISCOVERY_GROUPS = ['apidiscovery.cluster.io', 'apidiscovery.k8s.io'] as const;
 
 export const SERIALIZED_TYPES = ['application/json', 'application/yaml'];
-/** What a 406 lists (upstream lists the protobuf type too; this server does not speak it). */
+/** What a 406 of a resource endpoint lists (upstream lists the protobuf type too; only /openapi/v2 answers in protobuf here). */
 export const ACCEPTED_LIST = ['application/json', 'application/yaml'];
 
 export interface MediaRange {

@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { parseAccept } from './negotiation.ts';
+import { encodeOpenApiV2, type Json } from './openapi-v2-protobuf.ts';
 
 export interface OpenApiDocument {
   body: Buffer;
@@ -42,6 +44,52 @@ export class OpenApiDocuments {
     for (const k of [...this.v3.keys()].sort()) paths[k] = { serverRelativeURL: `/openapi/v3/${k}?hash=${(this.v3.get(k) as OpenApiDocument).hash}` };
     return { paths };
   }
+}
+
+/** What kube-openapi answers /openapi/v2 with for each Accept subtype it knows (the `@` one is what kubectl sends). */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V2_FORMATS: readonly { subtype: string; format: 'json' | 'protobuf'; contentType: string }[] = [
+  { subtype: 'json', format: 'json', contentType: 'application/json' },
+  { subtype: 'com.github.proto-openapi.spec.v2@v1.0+protobuf', format: 'protobuf', contentType: OPENAPI_V2_PROTOBUF },
+  { subtype: 'com.github.proto-openapi.spec.v2.v1.0+protobuf', format: 'protobuf', contentType: OPENAPI_V2_PROTOBUF },
+];
+
+/**
+ * kube-openapi's choice for /openapi/v2: Accept clauses by quality (then specificity, as goautoneg
+ * sorts them), the first that matches JSON or a protobuf subtype wins; undefined means 406.
+ */
+export function negotiateOpenApiV2(accept: string | undefined): { format: 'json' | 'protobuf'; contentType: string } | undefined {
+  const specificity = (t: string, s: string): number => (t === '*' ? 0 : s === '*' ? 1 : 2);
+  const clauses = parseAccept(accept)
+    .map((r, i) => ({ r, i, q: r.params.q === undefined ? 1 : Number(r.params.q) }))
+    .filter((c) => c.q > 0)
+    .sort((a, b) => b.q - a.q || specificity(b.r.type, b.r.subtype) - specificity(a.r.type, a.r.subtype) || a.i - b.i);
+  for (const { r } of clauses) {
+    for (const f of V2_FORMATS) {
+      if ((r.type === 'application' || r.type === '*') && (r.subtype === f.subtype || r.subtype === '*')) return f;
+    }
+  }
+  return undefined;
+}
+
+/** Encoded once per document version: a CRD change replaces the OpenApiDocument, so the cache follows it. */
+const v2Protobuf = new WeakMap<OpenApiDocument, Buffer>();
+
+/** The v2 document as gnostic `openapi.v2.Document` protobuf (served with the JSON document's ETag). */
+export function openApiV2Protobuf(d: OpenApiDocument): Buffer {
+  let pb = v2Protobuf.get(d);
+  if (pb === undefined) {
+    pb = encodeOpenApiV2(JSON.parse(d.body.toString('utf8')) as { [key: string]: Json });
+    v2Protobuf.set(d, pb);
+  }
+  return pb;
+}
+
+/** If-None-Match as net/http's ServeContent reads it: `*` or any listed (weakly compared) tag. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
 function doc(raw: Buffer): OpenApiDocument {

@@ -3,7 +3,9 @@
 // encode protobuf). The envelope is upstream's: the magic `k8s\0`, then a runtime.Unknown
 // {typeMeta{apiVersion, kind}, raw, contentEncoding, contentType} whose `raw` is the object in the
 // field numbering of k8s.io/api core/v1 generated.proto. Only decoding, only these kinds; any other
-// protobuf body keeps getting 415, and responses are never protobuf (clients send a JSON fallback).
+// protobuf body keeps getting 415, and resource responses are never protobuf (clients send a JSON
+// fallback). /openapi/v2 is the one protobuf answer (openapi-v2-protobuf.ts): kubectl's
+// client-side validation asks for nothing else.
 
 import { ApiError } from '../errors/api-error.ts';
 import type { Obj } from '../registry/object.ts';

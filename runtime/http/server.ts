@@ -10,7 +10,7 @@ import type { TokenAuthenticator, UserInfo } from './auth.ts';
 import { aggregatedContentType, Discovery } from './discovery.ts';
 import { handlers, type Handler, type RequestContext } from './handlers.ts';
 import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
-import type { OpenApiDocuments } from './openapi.ts';
+import { etagMatches, negotiateOpenApiV2, OPENAPI_V2_PROTOBUF, openApiV2Protobuf, type OpenApiDocuments } from './openapi.ts';
 import { PathMatcher } from './path-matcher.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import type { CustomResourceRouter } from './custom-resources.ts';
@@ -281,15 +281,18 @@ export class ApiServer {
     const pretty = wantsPretty(req, query);
     if (path === '/openapi/v2') {
       if (!docs.v2) return false;
-      negotiatePlain(req.headers.accept, false);
+      // kube-openapi: JSON or gnostic protobuf (kubectl's client-side validation), one ETag for both (Vary: Accept)
+      const format = negotiateOpenApiV2(req.headers.accept);
+      if (!format) throw ApiError.notAcceptable(['application/json', OPENAPI_V2_PROTOBUF]);
       const etag = `"${docs.v2.hash}"`;
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ETag: etag });
+      if (etagMatches(req.headers['if-none-match'], etag)) {
+        res.writeHead(304, { ETag: etag, Vary: 'Accept' });
         res.end();
         return true;
       }
-      res.writeHead(200, { 'Content-Type': 'application/json', ETag: etag, 'Content-Length': docs.v2.body.length, Vary: 'Accept' });
-      res.end(docs.v2.body);
+      const body = format.format === 'protobuf' ? openApiV2Protobuf(docs.v2) : docs.v2.body;
+      res.writeHead(200, { 'Content-Type': format.contentType, ETag: etag, 'Content-Length': body.length, Vary: 'Accept' });
+      res.end(body);
       return true;
     }
     if (path === '/openapi/v3') {

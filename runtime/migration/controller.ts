@@ -9,6 +9,7 @@
 //   4. sets Succeeded (Running False) through /status; an unexpected error sets Failed instead.
 // Migrations run one at a time, in the order their events arrive.
 
+import { WorkQueue } from '../controller/work-queue.ts';
 import type { StorageVersionMigration, StorageVersionMigrationStatus } from '../../out/types/index.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { deepClone, nowTimestamp, type Obj } from '../registry/object.ts';
@@ -35,19 +36,15 @@ export interface MigrationControllerOptions {
 
 const SVM_GROUP = 'storagemigration.cluster.io';
 const SVM_PLURAL = 'storageversionmigrations';
-const MAX_BACKOFF_MS = 30_000;
 const WRITE_ATTEMPTS = 5;
 
 /** A failure of the migration itself (not of the controller's own writes): it ends in Failed. */
 class MigrationFailure extends Error {}
 
 export class StorageVersionMigrationController {
-  private readonly dirty = new Set<string>();
-  private readonly retries = new Map<string, NodeJS.Timeout>();
-  private readonly attempts = new Map<string, number>();
+  private readonly queue: WorkQueue;
   private stream: WatchStream | undefined;
   private stopped = false;
-  private running: Promise<void> | undefined;
   private readonly store: Store;
   private readonly pageSize: number;
 
@@ -56,6 +53,7 @@ export class StorageVersionMigrationController {
     if (!store) throw new Error('no storageversionmigrations store');
     this.store = store;
     this.pageSize = Math.max(1, Math.floor(o.pageSize ?? 500));
+    this.queue = new WorkQueue({ reconcile: (name) => this.reconcile(name), log: (m) => this.log(m) });
   }
 
   private log(m: string): void {
@@ -75,13 +73,12 @@ export class StorageVersionMigrationController {
   stop(): void {
     this.stopped = true;
     this.stream?.stop();
-    for (const t of this.retries.values()) clearTimeout(t);
-    this.retries.clear();
+    this.queue.stop();
   }
 
   /** Resolves once no migration is queued or running (retries scheduled later do not count). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.queue.settled();
   }
 
   private async watch(): Promise<void> {
@@ -89,7 +86,7 @@ export class StorageVersionMigrationController {
       send: (type, object) => {
         if (type === 'BOOKMARK' || type === 'DELETED') return;
         const svm = object as unknown as StorageVersionMigration;
-        if (!isMigrationFinished(svm)) this.enqueue(svm.metadata?.name ?? '');
+        if (!isMigrationFinished(svm)) this.queue.add(svm.metadata?.name ?? '');
       },
       error: (e) => this.log(`watch: ${e.message}`),
       end: () => {
@@ -101,40 +98,6 @@ export class StorageVersionMigrationController {
         }, 500).unref();
       },
     });
-  }
-
-  private enqueue(name: string): void {
-    if (this.stopped || !name) return;
-    this.dirty.add(name);
-    if (!this.running) this.running = this.drain().finally(() => (this.running = undefined));
-  }
-
-  private async drain(): Promise<void> {
-    while (this.dirty.size && !this.stopped) {
-      const name = this.dirty.values().next().value as string;
-      this.dirty.delete(name);
-      try {
-        await this.reconcile(name);
-        this.attempts.delete(name);
-      } catch (e) {
-        if (this.stopped) return;
-        this.log(`${name}: ${(e as Error).message}`);
-        this.retryLater(name);
-      }
-    }
-  }
-
-  /** Bounded exponential backoff: 1 s, 2 s, 4 s ... at most 30 s. */
-  private retryLater(name: string, ms?: number): void {
-    if (this.retries.has(name) || this.stopped) return;
-    const attempt = this.attempts.get(name) ?? 0;
-    this.attempts.set(name, attempt + 1);
-    const t = setTimeout(() => {
-      this.retries.delete(name);
-      this.enqueue(name);
-    }, ms ?? Math.min(1000 * 2 ** attempt, MAX_BACKOFF_MS));
-    t.unref();
-    this.retries.set(name, t);
   }
 
   private async reconcile(name: string): Promise<void> {
@@ -149,7 +112,7 @@ export class StorageVersionMigrationController {
     if (target.state === 'pending') {
       const created = Date.parse(svm.metadata?.creationTimestamp ?? '');
       if (Number.isNaN(created) || Date.now() - created < (this.o.pendingTimeoutMs ?? 60_000)) {
-        this.retryLater(name, 1000);
+        this.queue.retryLater(name, 1000);
         return;
       }
       await this.finish(name, 'Failed', target.message);
