@@ -45,7 +45,12 @@ export function projectSchema(model: Model, schema: Schema, dialect: Dialect): O
     if (node['x-cluster-deprecated'] && dialect === 'v3') out.deprecated = true;
     const rules = node['x-cluster-rules'];
     if (rules?.length) {
-      const text = rules.map((r: RuleSpec) => describeRule(r)).filter(Boolean).join(' ');
+      // Notes for implementers (upstream's error wording, how the server does it) stay out of the API documents.
+      const text = rules
+        .filter((r: RuleSpec) => !(r.rule === 'note' && r.audience === 'implementers'))
+        .map((r: RuleSpec) => describeRule(r))
+        .filter(Boolean)
+        .join(' ');
       if (text) out.description = out.description ? `${String(out.description)} ${text}` : text;
     }
     if (node.$ref) {

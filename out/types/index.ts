@@ -403,7 +403,7 @@ export interface Namespace {
  */
 export interface NamespaceSpec {
   /**
-   * An opaque list of values that must be empty before the namespace is removed from storage. Each entry is a qualified name; a name without a prefix must be a standard finalizer (cluster, orphan, foregroundDeletion). Upstream reports entry errors at spec.finalizers (the list).
+   * An opaque list of values that must be empty before the namespace is removed from storage. Each entry is a qualified name; a name without a prefix must be a standard finalizer (cluster, orphan, foregroundDeletion).
    */
   finalizers?: string[];
 }
@@ -475,7 +475,7 @@ export interface PersistentVolume {
  */
 export interface PersistentVolumeSpec {
   /**
-   * All ways the volume can be mounted; at least one is required. ReadWriteOncePod may not be combined with another mode. Upstream reports an unsupported mode at spec.accessModes (the list).
+   * All ways the volume can be mounted; at least one is required. ReadWriteOncePod may not be combined with another mode.
    */
   accessModes?: ('ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOnce' | 'ReadWriteOncePod')[];
   /**
@@ -1154,7 +1154,7 @@ export interface ArrayPersistentVolumeSource {
    */
   storageMode?: 'ThickProvisioned' | 'ThinProvisioned';
   /**
-   * Name of a volume already created in the array that is associated with this source. Required by upstream validation.
+   * Name of a volume already created in the array that is associated with this source. Required.
    */
   volumeName: string;
   /**
@@ -1172,7 +1172,7 @@ export interface ArrayPersistentVolumeSource {
  */
 export interface NamespacedPersistentVolumeSource {
   /**
-   * Human-readable name of the volume; unique within a namespace. Required by upstream validation; a DNS-1123 label.
+   * Human-readable name of the volume; unique within a namespace. Required; a DNS-1123 label.
    */
   volumeName: string;
   /**
@@ -1265,7 +1265,7 @@ export interface PersistentVolumeClaim {
  */
 export interface PersistentVolumeClaimSpec {
   /**
-   * The desired access modes the volume should have. At least one is required. ReadWriteOnce: read-write by a single node; ReadOnlyMany: read-only by many nodes; ReadWriteMany: read-write by many nodes; ReadWriteOncePod: read-write by a single Pod, and may not be combined with another mode. Upstream reports an unsupported mode at spec.accessModes (the list), not at the item.
+   * The desired access modes the volume should have. At least one is required. ReadWriteOnce: read-write by a single node; ReadOnlyMany: read-only by many nodes; ReadWriteMany: read-write by many nodes; ReadWriteOncePod: read-write by a single Pod, and may not be combined with another mode.
    */
   accessModes?: ('ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOnce' | 'ReadWriteOncePod')[];
   /**
@@ -1614,7 +1614,7 @@ export interface ServiceReference {
    */
   namespace: string;
   /**
-   * Optional URL path sent in requests to the service. Upstream requires it to start with '/', and every non-empty segment to be a DNS-1123 subdomain.
+   * Optional URL path sent in requests to the service. It must start with '/', and every non-empty segment must be a DNS-1123 subdomain.
    */
   path?: string;
   /**
@@ -2250,7 +2250,7 @@ export interface TokenRequest {
    */
   audience: string;
   /**
-   * Token validity in seconds; same default as the token request spec. Upstream accepts 600 (10 minutes) to 2^32.
+   * Token validity in seconds; same default as the token request spec. From 600 (10 minutes) to 2^32.
    */
   expirationSeconds?: number;
 }
@@ -2627,7 +2627,7 @@ export interface MigrationCondition {
    */
   status: 'False' | 'True' | 'Unknown';
   /**
-   * Kind of condition (Running, Succeeded or Failed upstream).
+   * Kind of condition: Running, Succeeded or Failed.
    */
   type: 'Running' | 'Succeeded' | 'Failed';
 }
@@ -2665,7 +2665,7 @@ export interface ArrayVolumeSource {
    */
   storageMode?: 'ThickProvisioned' | 'ThinProvisioned';
   /**
-   * Name of a volume already created in the array that is associated with this source. Required by upstream validation.
+   * Name of a volume already created in the array that is associated with this source. Required.
    */
   volumeName: string;
   /**
@@ -3013,7 +3013,7 @@ export interface DownwardAPIVolumeFile {
    */
   fieldRef?: ObjectFieldSelector;
   /**
-   * A resource of a container: limits.cpu, limits.memory, requests.cpu and requests.memory (upstream also accepts limits/requests.ephemeral-storage and hugepages-<size>). containerName is required in volumes.
+   * A resource of a container: limits.cpu, limits.memory, requests.cpu and requests.memory (limits/requests.ephemeral-storage and hugepages-<size> are accepted too). containerName is required in volumes.
    */
   resourceFieldRef?: ResourceFieldSelector;
   /**
@@ -3252,7 +3252,7 @@ export interface NamespaceList {
  */
 export interface NamespacedVolumeSource {
   /**
-   * Human-readable name of the volume; unique within a namespace. Required by upstream validation; a DNS-1123 label.
+   * Human-readable name of the volume; unique within a namespace. Required; a DNS-1123 label.
    */
   volumeName: string;
   /**
