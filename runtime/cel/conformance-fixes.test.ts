@@ -2,8 +2,11 @@
 // the shape a validation rule would use (typed self/oldSelf and dyn values).
 
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '../schema/types.ts';
 import { CelEnvironment, Optional } from './engine.ts';
 import { rewriteOptionalEntries } from './optional-syntax.ts';
+import { createCelRuleEngine } from './rules.ts';
+import { parseTimestamp } from './schema-types.ts';
 import './libraries.ts';
 
 const env = new CelEnvironment({
@@ -53,6 +56,26 @@ const cases: [string, unknown][] = [
   ["b == b'ÿ'", true],
   ["b > b'a'", true],
   ['[].all(i, v, i > -1)', true],
+  // nanosecond timestamps and durations
+  ["timestamp('2024-01-01T00:00:00.000001Z') < timestamp('2024-01-01T00:00:00.000002Z')", true],
+  ["timestamp('2024-01-01T00:00:00.000001Z') == timestamp('2024-01-01T00:00:00.000002Z')", false],
+  ["timestamp('2024-01-01T00:00:00.000001Z') != timestamp('2024-01-01T00:00:00.000002Z')", true],
+  ["timestamp('2024-01-01T00:00:00.0000011Z') >= timestamp('2024-01-01T00:00:00.000001Z')", true],
+  ["timestamp('2024-01-01T00:00:00.000000001Z') in [timestamp('2024-01-01T00:00:00Z')]", false],
+  ["string(timestamp('9999-12-31T23:59:59.999999999Z'))", '9999-12-31T23:59:59.999999999Z'],
+  ["string(timestamp('2024-01-01T01:00:00.1234567891+01:00'))", '2024-01-01T00:00:00.123456789Z'],
+  ["string(timestamp('1969-12-31T23:59:59.999999999Z') + duration('1ns'))", '1970-01-01T00:00:00Z'],
+  ["timestamp('2024-01-01T00:00:00.000002Z') - timestamp('2024-01-01T00:00:00.000001Z') == duration('1us')", true],
+  ["string(timestamp('2024-01-01T00:00:00.000002Z') - timestamp('2024-01-01T00:00:01Z'))", '-0.999998s'],
+  ["timestamp('2024-01-01T00:00:00.999999999Z').getMilliseconds() == 999", true],
+  ["duration('10000h1ns') > duration('10000h')", true],
+  ["duration('-1.5s') + duration('100ms') == duration('-1.4s')", true],
+  ["[duration('2ns'), duration('1ns')].min() == duration('1ns')", true],
+  ["[timestamp('2024-01-01T00:00:00.000002Z'), timestamp('2024-01-01T00:00:00.000001Z')].isSorted()", false],
+  // `duration + timestamp` is a timestamp
+  ["duration('120s') + timestamp('2009-02-13T23:01:00Z') == timestamp('2009-02-13T23:03:00Z')", true],
+  ["duration('1ns') + timestamp('2009-02-13T23:01:00Z') > timestamp('2009-02-13T23:01:00Z')", true],
+  ['type(duration("1s") + ts) == google.protobuf.Timestamp', true],
   ["'%.0f'.format([2.5]) == '2'", true],
 ];
 
@@ -62,7 +85,56 @@ const errors: [string, RegExp][] = [
   ["string(b'\\xff')", /UTF-8/],
   ["'%x'.format([0.5])", /formatted/],
   ["ts.getHours('Not/AZone')", /time zone/],
+  ["timestamp('9999-12-31T23:59:59.999999999Z') + duration('1ns')", /out of range/],
+  ["duration('1ns') + timestamp('9999-12-31T23:59:59.999999999Z')", /out of range/],
+  ["timestamp('2024-01-01T00:00:00.000001')", /RFC 3339/],
+  ["timestamp('2024-02-30T00:00:00Z')", /RFC 3339/],
 ];
+
+// Validation rules over `date-time` fields whose values differ below the millisecond.
+const ruleEngine = createCelRuleEngine();
+const times: Schema = {
+  type: 'object',
+  properties: {
+    start: { type: 'string', format: 'date-time' },
+    end: { type: 'string', format: 'date-time' },
+    timeout: { type: 'string', format: 'duration' },
+    stamps: { type: 'array', maxItems: 4, items: { type: 'string', format: 'date-time' } },
+  },
+};
+const A = '2024-01-01T00:00:00.000001Z';
+const B = '2024-01-01T00:00:00.000002Z';
+const ruleCases: [string, Record<string, unknown>, boolean][] = [
+  ['self.start < self.end', { start: A, end: B }, true],
+  ['self.start < self.end', { start: B, end: A }, false],
+  ['self.start == self.end', { start: A, end: B }, false],
+  ['self.start != self.end', { start: A, end: B }, true],
+  ['self.start <= self.end', { start: A, end: A }, true],
+  ['timestamp(string(self.start)) < timestamp(string(self.end))', { start: A, end: B }, true],
+  ["self.start > timestamp('2024-01-01T00:00:00.000001Z')", { start: B }, true],
+  ["self.end - self.start == duration('1us')", { start: A, end: B }, true],
+  ["string(self.start) == '2024-01-01T00:00:00.000001Z'", { start: A }, true],
+  ['self.start + self.timeout < self.end', { start: A, end: B, timeout: '500ns' }, true],
+  ['self.timeout + self.start < self.end', { start: A, end: B, timeout: '1us' }, false],
+  ['self.timeout + self.start <= self.end', { start: A, end: B, timeout: '1us' }, true],
+  ['self.start in self.stamps', { start: A, stamps: [B] }, false],
+  ['self.stamps.isSorted()', { stamps: [B, A] }, false],
+];
+
+describe('rules over date-time fields below the millisecond', () => {
+  it.each(ruleCases)('%s with %j', (rule, self, ok) => {
+    const res = ruleEngine.compileRule({ rule }, times, {}).evaluate(self, undefined);
+    expect(res.ok).toBe(ok);
+  });
+  it('converts date-time values to the nanosecond', () => {
+    const a = parseTimestamp('2024-01-01T00:00:00.123456789+02:00');
+    const b = parseTimestamp('2024-01-01T00:00:00.123456788+02:00');
+    const env2 = new CelEnvironment({ variables: { a: 'google.protobuf.Timestamp', b: 'google.protobuf.Timestamp' } });
+    expect(env2.compile('string(a)').evaluate({ a })).toBe('2023-12-31T22:00:00.123456789Z');
+    expect(env2.compile('a > b && a != b').evaluate({ a, b })).toBe(true);
+    expect(parseTimestamp('2024-01-01')?.toISOString()).toBe('2024-01-01T00:00:00.000Z');
+  });
+});
 
 describe('conformance fixes in the wrapper layer', () => {
   it.each(cases)('%s', (expr, want) => {

@@ -7,6 +7,9 @@
 //   * `==`/`!=` use our CEL equality (set/map list semantics, object types, cross-type numbers);
 //   * `+` on lists honours x-cluster-list-type set/map (document 2 concatenation);
 //   * int negation, division and modulo report overflow; int()/uint() of doubles check range;
+//   * timestamps keep nanoseconds (a `Date` plus a sub-millisecond part): ==, <, +, -, `in` on
+//     timestamps and durations are computed here in BigInt nanoseconds; `duration + timestamp` is
+//     re-typed as a timestamp before the check;
 //   * built-in functions with wrong semantics (matches, lowerAscii, indexOf...) are replaced
 //     per call site by our handlers (the engine does not let a registration override a built-in).
 // - a small registrar API for libraries (functions, namespaces, object types, macros).
@@ -39,6 +42,110 @@ export const MAX_UINT = 18446744073709551615n;
 /** Raised by handlers for a CEL runtime error (no_such_overload, invalid argument...). */
 export function celError(message: string): Error {
   return new EvaluationError(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timestamps with nanosecond precision
+//
+// The engine types JS `Date` values as google.protobuf.Timestamp (by exact constructor), so a
+// timestamp stays a `Date` holding the millisecond floor of its instant; the nanoseconds below the
+// millisecond (0..999999) ride along on a symbol property. Every operation where the sub-millisecond
+// part matters (==, <, +, -, in, string(), timestamp(string)) is handled by this layer, not the engine.
+
+const SUB_MS_NANOS = Symbol('cel.subMillisecondNanos');
+const NANOS_PER_MS = 1_000_000n;
+const NANOS_PER_S = 1_000_000_000n;
+
+/** Nanoseconds below the millisecond of a timestamp (0..999999). */
+export function subMillisecondNanos(d: Date): number {
+  return (d as unknown as Record<symbol, number | undefined>)[SUB_MS_NANOS] ?? 0;
+}
+
+/** Nanoseconds since the Unix epoch. */
+export function timestampNanos(d: Date): bigint {
+  return BigInt(d.getTime()) * NANOS_PER_MS + BigInt(subMillisecondNanos(d));
+}
+
+/** A timestamp from nanoseconds since the Unix epoch. */
+export function timestampFromNanos(total: bigint): Date {
+  let ms = total / NANOS_PER_MS;
+  let sub = total % NANOS_PER_MS;
+  if (sub < 0n) {
+    ms -= 1n;
+    sub += NANOS_PER_MS;
+  }
+  const d = new Date(Number(ms));
+  if (sub !== 0n) Object.defineProperty(d, SUB_MS_NANOS, { value: Number(sub), enumerable: false });
+  return d;
+}
+
+/** Total nanoseconds of a duration. */
+export function durationNanos(d: EngineDuration): bigint {
+  return BigInt(d.seconds) * NANOS_PER_S + BigInt(Math.trunc(d.nanos));
+}
+
+/** A duration from total nanoseconds, seconds and nanos sharing the sign (as protobuf and cel-go). */
+export function durationFromNanos(total: bigint): EngineDuration {
+  return new EngineDuration(total / NANOS_PER_S, Number(total % NANOS_PER_S));
+}
+
+/** -1, 0, 1 for two timestamps or two durations; undefined for other operands. */
+export function compareTime(a: unknown, b: unknown): number | undefined {
+  let x: bigint;
+  let y: bigint;
+  if (a instanceof Date && b instanceof Date) [x, y] = [timestampNanos(a), timestampNanos(b)];
+  else if (a instanceof EngineDuration && b instanceof EngineDuration) [x, y] = [durationNanos(a), durationNanos(b)];
+  else return undefined;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** `+`/`-` over timestamps and durations at nanosecond precision; undefined for other operands. */
+function timeArithmetic(op: '+' | '-', l: unknown, r: unknown): unknown {
+  const sign = op === '+' ? 1n : -1n;
+  if (l instanceof Date) {
+    if (r instanceof EngineDuration) return timestampFromNanos(timestampNanos(l) + sign * durationNanos(r));
+    if (r instanceof Date && op === '-') return durationFromNanos(timestampNanos(l) - timestampNanos(r));
+    return undefined;
+  }
+  if (l instanceof EngineDuration) {
+    if (r instanceof EngineDuration) return durationFromNanos(durationNanos(l) + sign * durationNanos(r));
+    if (r instanceof Date && op === '+') return timestampFromNanos(timestampNanos(r) + durationNanos(l));
+  }
+  return undefined;
+}
+
+const RFC3339_PARTS =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2})))?$/;
+
+/**
+ * RFC 3339 timestamp with up to nanosecond precision (further fractional digits are truncated, as
+ * Go's time.Parse does). `strict` (the CEL `timestamp()` function) requires `T`, `Z` and the time of
+ * day; otherwise a lowercase `t`/`z`, a space separator and a bare date (midnight UTC) are accepted.
+ */
+export function parseRfc3339(s: string, strict: boolean): Date | undefined {
+  const m = RFC3339_PARTS.exec(s);
+  if (!m) return undefined;
+  if (strict && (m[4] === undefined || !s.includes('T') || m[8] === 'z')) return undefined;
+  const [year, month, day, hour = 0, min = 0, sec = 0] = m.slice(1, 7).map((x) => (x === undefined ? 0 : Number(x)));
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || min > 59 || sec > 59) return undefined;
+  let offsetMin = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const base = new Date(0);
+  base.setUTCFullYear(year, month - 1, day);
+  base.setUTCHours(hour, min, sec, 0);
+  const ms = base.getTime() - offsetMin * 60_000;
+  const frac = BigInt((m[7] ?? '').slice(0, 9).padEnd(9, '0'));
+  return timestampFromNanos(BigInt(ms) * NANOS_PER_MS + frac);
+}
+
+function isLeapYear(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,9 +241,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
   }
-  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
-  if (a instanceof EngineDuration)
-    return b instanceof EngineDuration && a.seconds === b.seconds && a.nanos === b.nanos;
+  if (a instanceof Date || a instanceof EngineDuration) return compareTime(a, b) === 0;
   if (a instanceof EngineOptional) {
     if (!(b instanceof EngineOptional)) return false;
     if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue();
@@ -521,6 +626,7 @@ export class CompiledExpression {
 // AST internals (duck-typed; the engine's .d.ts does not describe them)
 
 interface InternalMeta {
+  check: (chk: MacroChecker, ast: InternalNode, ctx: MacroContext) => MacroType;
   evaluate: (ev: unknown, ast: InternalNode, ctx: unknown) => unknown;
   alternate?: InternalNode;
   macro?: Record<string, unknown> & { evaluate: (ev: unknown, m: unknown, ctx: unknown) => unknown };
@@ -593,6 +699,23 @@ function patchHas(n: InternalNode): void {
   };
 }
 
+const TIMESTAMP_TYPE = 'google.protobuf.Timestamp';
+const DURATION_TYPE = 'google.protobuf.Duration';
+
+// The engine declares `duration + timestamp` without a return type, so its checker types the sum as
+// a duration (the value is a timestamp); we correct the checked type of such `+` nodes. The value is
+// computed by timeArithmetic (instrument).
+function patchDurationPlusTimestamp(n: InternalNode): void {
+  const check = n.meta.check;
+  n.meta.check = (chk, ast, ctx) => {
+    const t = check(chk, ast, ctx);
+    const [l, r] = ast.args as [InternalNode, InternalNode];
+    if (t.name === DURATION_TYPE && l.checkedType?.name === DURATION_TYPE && r.checkedType?.name === TIMESTAMP_TYPE)
+      return chk.getType(TIMESTAMP_TYPE);
+    return t;
+  };
+}
+
 const SIMPLE_ESCAPES: Record<string, number> = {
   a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '`': 96, '?': 63,
 };
@@ -646,6 +769,7 @@ function prepareAst(root: ASTNode): void {
     if (seen.has(n)) return;
     seen.add(n);
     if (n.op === 'call' && (n.args as unknown[])[0] === 'has') patchHas(n);
+    if (n.op === '+') patchDurationPlusTimestamp(n);
     if (n.op === 'value' && n.args instanceof Uint8Array) {
       // the engine keeps raw non-ASCII characters of a bytes literal as one byte each; CEL encodes them as UTF-8
       const decoded = decodeBytesLiteral((n as unknown as { input: string }).input.slice(n.start, n.end));
@@ -796,11 +920,11 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
       n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
         if (Array.isArray(l) && Array.isArray(r)) return listConcat(l, r);
         if (typeof l === 'string' && typeof r === 'string') chargeCost(traversalCost(l.length + r.length));
-        return checkTimeRange(h(l, r, ast, ev));
+        return checkTimeRange(timeArithmetic('+', l, r) ?? h(l, r, ast, ev));
       };
       break;
     case '-':
-      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => checkTimeRange(h(l, r, ast, ev));
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => checkTimeRange(timeArithmetic('-', l, r) ?? h(l, r, ast, ev));
       break;
     case '<':
     case '<=':
@@ -810,6 +934,8 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
       n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
         if (typeof l === 'bigint' && typeof r === 'number') return test(compareIntDouble(l, r));
         if (typeof l === 'number' && typeof r === 'bigint') return test(-compareIntDouble(r, l));
+        const c = compareTime(l, r);
+        if (c !== undefined) return test(c);
         return h(l, r, ast, ev);
       };
       break;
@@ -820,6 +946,8 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
       break;
     case 'in':
       n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+        // timestamps and durations: the engine's list search compares them to the millisecond
+        if (Array.isArray(r) && (l instanceof Date || l instanceof EngineDuration)) return r.some((x) => celEquals(l, x));
         const found = h(intKeyFor(r, l), r, ast, ev);
         // uint operands: the engine's list search does not compare uint with int/double
         if (found === false && Array.isArray(r) && (l instanceof EngineUnsignedInt || r.some((x) => x instanceof EngineUnsignedInt)))

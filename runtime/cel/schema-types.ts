@@ -5,6 +5,7 @@ import {
   CelObject,
   Duration,
   markList,
+  parseRfc3339,
   type CelEnvironment,
   type CelTypeDecl,
   type ListKind,
@@ -250,11 +251,14 @@ export function parseGoDuration(s: string): Duration | undefined {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?$/;
 
+/** A `date-time` (or `date`) schema value as a CEL timestamp, to the nanosecond; undefined when invalid. */
 export function parseTimestamp(s: string): Date | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
+  // the JS parser decides validity as before; the precise instant (nanoseconds) comes from parseRfc3339
   const d = new Date(m[4] === undefined ? `${s}T00:00:00Z` : s.replace(' ', 'T'));
-  return Number.isNaN(d.getTime()) ? undefined : d;
+  if (Number.isNaN(d.getTime())) return undefined;
+  return parseRfc3339(s, false) ?? d;
 }
 
 function decodeBase64(s: string): Uint8Array | undefined {

@@ -1,6 +1,6 @@
 // Kubernetes lists library: isSorted, sum, min, max, indexOf, lastIndexOf; and the sets library.
 
-import { celEquals, celError, chargeCost, Duration, traversalCost, UnsignedInt, type CelRegistrar } from '../engine.ts';
+import { celEquals, celError, chargeCost, checkTimeRange, compareTime, Duration, durationFromNanos, durationNanos, traversalCost, UnsignedInt, type CelRegistrar } from '../engine.ts';
 
 function cmp(a: unknown, b: unknown): number {
   if (typeof a === 'bigint' || typeof a === 'number') {
@@ -12,8 +12,8 @@ function cmp(a: unknown, b: unknown): number {
   if (a instanceof UnsignedInt) return cmp(a.valueOf(), b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
-  if (a instanceof Duration && b instanceof Duration) return a.valueOf() - b.valueOf();
+  const t = compareTime(a, b);
+  if (t !== undefined) return t;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
   const c = (a as { compareTo?: (o: unknown) => bigint | number }).compareTo;
   if (typeof c === 'function') return Number(c.call(a, b));
@@ -47,7 +47,7 @@ export function listsLibrary(r: CelRegistrar): void {
   r.fn('list<double>.sum(): double', ((l: number[]) => l.reduce((a, b) => a + b, 0)) as never);
   r.fn('list<uint>.sum(): uint', ((l: UnsignedInt[]) => new UnsignedInt(l.reduce((a, b) => a + b.valueOf(), 0n))) as never);
   r.fn('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', ((l: Duration[]) =>
-    l.reduce((a, b) => a.addDuration(b), new Duration(0n, 0))) as never);
+    checkTimeRange(durationFromNanos(l.reduce((a, b) => a + durationNanos(b), 0n)))) as never);
   const pick = (dir: number) => (l: unknown[]) => {
     if (l.length === 0) throw celError(`${dir < 0 ? 'min' : 'max'}() called on an empty list`);
     chargeCost(traversalCost(l.length));

@@ -8,6 +8,7 @@ import {
   Duration,
   identName,
   Optional,
+  subMillisecondNanos,
   UnsignedInt,
   type CelRegistrar,
   type MacroChecker,
@@ -23,7 +24,7 @@ export function isZeroValue(v: unknown): boolean {
   if (v instanceof UnsignedInt) return v.valueOf() === 0n;
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
   if (v instanceof Duration) return v.seconds === 0n && v.nanos === 0;
-  if (v instanceof Date) return v.getTime() === 0;
+  if (v instanceof Date) return v.getTime() === 0 && subMillisecondNanos(v) === 0;
   if (v instanceof Map) return v.size === 0; // maps and object types (CelObject): no field set
   if (v instanceof Optional) return !v.hasValue();
   if (typeof v === 'object' && v.constructor === Object) return Object.keys(v).length === 0;

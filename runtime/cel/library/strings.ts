@@ -3,6 +3,7 @@
 
 import { celError, chargeCost, traversalCost, type CelRegistrar } from '../engine.ts';
 import { listIndexOf, listLastIndexOf } from './lists.ts';
+import { timestampString } from './time-bytes.ts';
 
 const cps = (s: string): string[] => Array.from(s);
 
@@ -172,7 +173,7 @@ function stringify(v: unknown): string {
   }
   if (v === null) return 'null';
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-  if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
+  if (v instanceof Date) return timestampString(v);
   if (Array.isArray(v)) return `[${v.map(stringifyNested).join(', ')}]`;
   if (v instanceof Map) return `{${[...v.entries()].map(([k, x]) => `${stringifyNested(k)}: ${stringifyNested(x)}`).join(', ')}}`;
   if (v !== null && typeof v === 'object' && v.constructor === Object)

@@ -3,19 +3,38 @@
 // string()/int() of timestamps, string() of durations, identity conversions,
 // time-zone arguments given as fixed offsets (`'+11:00'`), bytes ordering (range checks: engine.ts).
 
-import { celError, Duration, type CelRegistrar } from '../engine.ts';
+import {
+  celError,
+  checkTimeRange,
+  Duration,
+  durationNanos,
+  parseRfc3339,
+  subMillisecondNanos,
+  type CelRegistrar,
+} from '../engine.ts';
 
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
 
 /** RFC 3339 with Go's RFC3339Nano trimming of trailing fractional zeros (what cel-go prints). */
 export function timestampString(d: Date): string {
-  return d.toISOString().replace(/\.(\d*?)0*Z$/, (_m, f: string) => (f ? `.${f}Z` : 'Z'));
+  const frac = `${String(d.getUTCMilliseconds()).padStart(3, '0')}${String(subMillisecondNanos(d)).padStart(6, '0')}`.replace(/0+$/, '');
+  return d.toISOString().replace(/\.\d*Z$/, frac ? `.${frac}Z` : 'Z');
+}
+
+/** CEL `timestamp(x)`: RFC 3339 strings to the nanosecond, Unix seconds, or a timestamp itself. */
+function toTimestamp(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === 'bigint') return checkTimeRange(new Date(Number(v) * 1000)) as Date;
+  if (typeof v !== 'string') throw celError('no such overload: timestamp()');
+  const d = parseRfc3339(v, true);
+  if (!d) throw celError(`timestamp() requires a string in RFC 3339 format: ${JSON.stringify(v)}`);
+  return checkTimeRange(d) as Date;
 }
 
 /** `1.5s`, `-0.000000001s`, `0s`: seconds with the fraction trimmed, as cel-go prints durations. */
 export function durationString(d: Duration): string {
-  const total = d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  const total = durationNanos(d);
   const neg = total < 0n;
   const abs = neg ? -total : total;
   const secs = abs / 1_000_000_000n;
@@ -71,6 +90,7 @@ export function timeBytesLibrary(r: CelRegistrar): void {
   r.fn(`string(${DUR}): string`, durationString as never);
   r.fn(`int(${TS}): int`, ((d: Date) => BigInt(Math.floor(d.getTime() / 1000))) as never);
   r.fn(`timestamp(${TS}): ${TS}`, ((d: Date) => d) as never);
+  r.override('timestamp', 1, false, { handler: ([v]) => toTimestamp(v) });
   r.fn(`duration(${DUR}): ${DUR}`, ((d: Duration) => d) as never);
   for (const [name, get] of Object.entries(ZONED))
     r.override(name, 1, true, {
