@@ -68,6 +68,11 @@ export class TokenAuthenticator {
   authenticate(headers: IncomingHttpHeaders): UserInfo | undefined | null {
     const h = headers.authorization;
     if (!h) return undefined;
+    // The common header, `Bearer <token>` of a known token: one lookup instead of a regex per request.
+    if (h.startsWith('Bearer ')) {
+      const user = this.authenticated.get(h.slice(7));
+      if (user) return user;
+    }
     const m = /^\s*bearer\s+(.*)$/i.exec(h);
     if (!m) return null;
     const token = m[1].trim();

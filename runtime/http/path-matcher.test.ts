@@ -38,6 +38,15 @@ describe('path matcher', () => {
     expect(r?.params).toEqual(params);
   });
 
+  it('answers a repeated path from its cache, and forgets the cache when a route is added', () => {
+    const fresh = new PathMatcher<string>();
+    fresh.add('/apis/x.cluster.io/v1/things/{name}', 'GET', 'get-thing');
+    expect(fresh.match('/apis/x.cluster.io/v1/widgets/a')).toBeUndefined();
+    expect(fresh.match('/apis/x.cluster.io/v1/things/a')).toBe(fresh.match('/apis/x.cluster.io/v1/things/a'));
+    fresh.add('/apis/x.cluster.io/v1/widgets/{name}', 'GET', 'get-widget');
+    expect(fresh.match('/apis/x.cluster.io/v1/widgets/a')?.byMethod.get('GET')).toBe('get-widget');
+  });
+
   it('refuses a duplicate route', () => {
     expect(() => m.add('/api/v1/namespaces', 'GET', 'again')).toThrow(/duplicate/);
   });

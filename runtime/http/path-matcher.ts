@@ -36,6 +36,7 @@ export class PathMatcher<T> {
 
   /** Registers `value` for `method` on a template; the same template may hold several methods. */
   add(template: string, method: string, value: T): void {
+    this.recent.clear();
     let node = this.root;
     const names: string[] = [];
     for (const seg of splitPath(template)) {
@@ -62,8 +63,21 @@ export class PathMatcher<T> {
     node.leaf.byMethod.set(method, value);
   }
 
+  /** Recent answers by path: clients ask for the same few paths over and over. Bounded; shared, never mutated. */
+  private readonly recent = new Map<string, PathMatch<T> | undefined>();
+
   /** Matches a URL path (without query); segments are percent-decoded. Undefined when nothing matches. */
   match(path: string): PathMatch<T> | undefined {
+    let m = this.recent.get(path);
+    if (m === undefined && !this.recent.has(path)) {
+      m = this.matchUncached(path);
+      if (this.recent.size >= 4096) this.recent.clear();
+      this.recent.set(path, m);
+    }
+    return m;
+  }
+
+  private matchUncached(path: string): PathMatch<T> | undefined {
     // Plain loops, no closures: this runs on every request, and tsx's keepNames makes each closure a call.
     const segs = splitPath(path);
     for (let i = 0; i < segs.length; i++) {
