@@ -9,7 +9,8 @@
 // Three processes: this orchestrator (seeding, sequential LIST timing, the watchers), the server
 // under test, and the load generator (wrk when installed, else autocannon's CLI; a child process per run), so the load
 // generator never shares an event loop with a server. Runs are interleaved (bare, ours, bare,
-// ours, ...) and medians are printed, because the machines are shared and noisy.
+// ours, ...) after one unrecorded warm-up round per side, and medians are printed, because the
+// machines are shared and noisy.
 //
 // Internal mode: `tsx bench/server.ts --bare <bodies.json>` is the baseline server.
 
@@ -225,6 +226,11 @@ const verdict = (ok: boolean): string => (ok ? 'meets target' : 'BELOW TARGET');
 async function sideBySide(label: string, bare: () => Promise<Load>, ours: () => Promise<Load>): Promise<{ bare: number; ours: number; ratio: number }> {
   const b: number[] = [];
   const o: number[] = [];
+  // One unrecorded round per side first: both servers reach steady state (JIT, caches) before measuring.
+  for (const [which, run] of [['bare', bare], ['ours', ours]] as const) {
+    const r = await run();
+    if (r.non2xx || r.errors) throw new Error(`${label} warm-up (${which}): ${r.non2xx} non-2xx, ${r.errors} errors`);
+  }
   for (let i = 0; i < ROUNDS; i++) {
     for (const [which, run, into] of [['bare', bare, b], ['ours', ours, o]] as const) {
       const r = await run();
