@@ -4,7 +4,7 @@
 // ValidatingWebhookConfigurations never go to webhooks, that always works.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePKI, reply, startWebhookServer, type TestPKI, type WebhookServer } from '../../runtime/admission/webhook-fixture.ts';
 import { openStorage } from '../../runtime/storage/index.ts';
 import { eventually, ROOT, TestServer } from './harness.ts';
+import { KUBECTL, runKubectl, type KubectlResult } from './kubectl.ts';
 
 const VWC = '/apis/admissionregistration.cluster.io/v1/validatingwebhookconfigurations';
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -561,7 +562,6 @@ describe('--webhook-service-resolver flag', () => {
 // ---------------------------------------------------------------------------------------------
 // kubectl
 
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL) console.warn('kubectl not found (/usr/bin/kubectl): skipping the kubectl admission e2e test');
 const maybe = KUBECTL ? describe : describe.skip;
 
@@ -571,13 +571,7 @@ maybe('kubectl with a validating webhook', () => {
   let s: TestServer;
   let work: string;
 
-  const kubectl = (args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(KUBECTL as string, ['--kubeconfig', s.kubeconfig, '--cache-dir', join(work, 'cache'), ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
+  const kubectl = (args: string[], timeoutMs?: number): Promise<KubectlResult> => runKubectl(s.kubeconfig, join(work, 'cache'), args, timeoutMs);
 
   beforeAll(async () => {
     pki = makePKI();

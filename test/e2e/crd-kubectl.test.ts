@@ -4,15 +4,15 @@
 // refused with the exact lines kubectl prints for upstream's errors.
 // Where kubectl is absent the tests are skipped with a visible warning.
 
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { eventually, TestServer } from './harness.ts';
+import { KUBECTL, runKubectl, type KubectlResult } from './kubectl.ts';
 
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL) console.warn('kubectl not found (/usr/bin/kubectl): skipping the kubectl CRD e2e tests');
 const maybe = KUBECTL ? describe : describe.skip;
 
@@ -148,13 +148,7 @@ maybe('kubectl with a CustomResourceDefinition', () => {
   let s: TestServer;
   let work: string;
 
-  const kubectl = (args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(KUBECTL as string, ['--kubeconfig', s.kubeconfig, '--cache-dir', join(work, 'cache'), ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
+  const kubectl = (args: string[], timeoutMs?: number): Promise<KubectlResult> => runKubectl(s.kubeconfig, join(work, 'cache'), args, timeoutMs);
 
   /** kubectl running in the background (a watch): its output so far, and a bounded stop. */
   const kubectlBackground = (args: string[], maxMs: number): { output: () => string; stop: () => Promise<void> } => {

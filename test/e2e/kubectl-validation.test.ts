@@ -3,14 +3,13 @@
 // and for `explain --output=plaintext-openapiv2`, so these runs decode the server's protobuf with
 // upstream's own Go decoder. Where kubectl is absent the tests are skipped with a visible warning.
 
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from './harness.ts';
+import { KUBECTL, runKubectl, type KubectlResult } from './kubectl.ts';
 
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL) console.warn('kubectl not found (/usr/bin/kubectl): skipping the kubectl client-side validation e2e tests');
 const maybe = KUBECTL ? describe : describe.skip;
 
@@ -104,13 +103,7 @@ maybe('kubectl client-side validation (OpenAPI v2 protobuf)', () => {
   let s: TestServer;
   let work: string;
 
-  const kubectl = (args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(KUBECTL as string, ['--kubeconfig', s.kubeconfig, '--cache-dir', join(work, 'cache'), ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
+  const kubectl = (args: string[], timeoutMs?: number): Promise<KubectlResult> => runKubectl(s.kubeconfig, join(work, 'cache'), args, timeoutMs);
   const file = (name: string): string => join(work, name);
 
   beforeAll(async () => {
