@@ -11,6 +11,7 @@
 // nothing, for a CRD that was never Established) and removes the finalizer; the CRD then goes away
 // and its endpoints with it.
 
+import { restartWatchLater } from '../controller/restart-watch.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
@@ -92,14 +93,7 @@ export class CRDController {
         this.enqueueGroup(crd.spec?.group, name);
       },
       error: (e) => this.log(`watch: ${e.message}`),
-      end: () => {
-        if (this.stopped) return;
-        // Storage closed or compacted: start again from the current state.
-        setTimeout(() => {
-          if (this.stopped) return;
-          this.watch().catch((e) => this.log(`watch restart: ${(e as Error).message}`));
-        }, 500).unref();
-      },
+      end: () => restartWatchLater({ stopped: () => this.stopped, reopen: () => this.watch(), log: (m) => this.log(m) }),
     });
     initial = false;
     // CRDs that went away while no watch ran.

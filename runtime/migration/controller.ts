@@ -9,6 +9,7 @@
 //   4. sets Succeeded (Running False) through /status; an unexpected error sets Failed instead.
 // Migrations run one at a time, in the order their events arrive.
 
+import { restartWatchLater } from '../controller/restart-watch.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 import type { StorageVersionMigration, StorageVersionMigrationStatus } from '../../out/types/index.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -89,14 +90,8 @@ export class StorageVersionMigrationController {
         if (!isMigrationFinished(svm)) this.queue.add(svm.metadata?.name ?? '');
       },
       error: (e) => this.log(`watch: ${e.message}`),
-      end: () => {
-        if (this.stopped) return;
-        // Storage closed or compacted: start again; the initial events bring every unfinished migration back.
-        setTimeout(() => {
-          if (this.stopped) return;
-          this.watch().catch((e) => this.log(`watch restart: ${(e as Error).message}`));
-        }, 500).unref();
-      },
+      // the reopened watch's initial events bring every unfinished migration back
+      end: () => restartWatchLater({ stopped: () => this.stopped, reopen: () => this.watch(), log: (m) => this.log(m) }),
     });
   }
 

@@ -214,6 +214,18 @@ export function compareKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** The first index of a sorted (compareKeys) array whose key is not below `key`. */
+export function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The exclusive end of the prefix range (etcd's prefix end), or undefined when unbounded. */
 export function prefixEnd(prefix: string): string | undefined {
   let p = prefix;

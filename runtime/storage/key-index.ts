@@ -3,7 +3,7 @@
 // remove touch one chunk (O(√n) at worst); rank(k) is a binary search over the chunks' first keys,
 // a sum of the sizes before it and a binary search inside one chunk.
 
-import { compareKeys } from './interface.ts';
+import { compareKeys, lowerBound } from './interface.ts';
 
 const MAX_CHUNK = 1024;
 
@@ -77,15 +77,4 @@ export class LiveKeyIndex {
     }
     return lo === 0 ? 0 : lo - 1;
   }
-}
-
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -5,6 +5,7 @@ import { LiveKeyIndex } from './key-index.ts';
 import {
   StorageError,
   compareKeys,
+  lowerBound,
   prefixEnd,
   validateKey,
   validatePrefix,
@@ -329,17 +330,6 @@ export class MemoryStorage implements Storage {
 
 function toKV(key: string, v: Version): KeyValue {
   return { key, value: v.value as string, createRevision: v.createRevision, modRevision: v.rev };
-}
-
-function lowerBound(keys: string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function insertSorted(keys: string[], key: string): void {
