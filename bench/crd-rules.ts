@@ -16,16 +16,9 @@
 import { performance } from 'node:perf_hooks';
 import { buildCustomResourceVersion, type CustomResourceDefinition } from '../runtime/crd/index.ts';
 import { eventually, TestServer } from '../test/e2e/harness.ts';
+import { loadOptions } from './cli-options.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : def;
-}
-
-const N = Number(arg('n', '2000'));
-const CONCURRENCY = Number(arg('concurrency', '16'));
-const ROUNDS = Number(arg('rounds', '3'));
-const STORAGE = arg('storage', 'memory') as 'memory' | 'sqlite';
+const { n: N, concurrency: CONCURRENCY, rounds: ROUNDS, storage: STORAGE } = loadOptions;
 const SEQ = 50; // sequential creates for the per-request median next to the first create
 
 const GROUP = 'bench.cluster.io';
