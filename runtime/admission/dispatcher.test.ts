@@ -438,6 +438,79 @@ describe('selection and aggregation', () => {
   });
 });
 
+describe('matchPolicy Equivalent with a mapper', () => {
+  // A custom resource served as v1 and v2; the mapper converts by rewriting apiVersion and renaming spec.size (v2) to spec.replicas (v1).
+  const GROUP = 'example.cluster.io';
+  const gvr = (version: string) => ({ group: GROUP, version, resource: 'widgets' });
+  const gvk = (version: string) => ({ group: GROUP, version, kind: 'Widget' });
+  const mapper = (fail = false) => {
+    const calls: string[] = [];
+    return {
+      calls,
+      equivalentResourcesFor: () => [gvr('v1'), gvr('v2')],
+      kindFor: (r: { version: string }) => gvk(r.version),
+      async convert(objects: readonly unknown[], to: { group: string; version: string }): Promise<unknown[]> {
+        calls.push(to.version);
+        if (fail) throw new Error('conversion webhook for example.cluster.io/v2, Kind=Widget failed: boom');
+        return objects.map((o) => {
+          const { spec, ...rest } = o as { spec: { size: number } };
+          return { ...rest, apiVersion: `${to.group}/${to.version}`, spec: { replicas: spec.size } };
+        });
+      },
+    };
+  };
+  const widget = (size: number) => ({ apiVersion: `${GROUP}/v2`, kind: 'Widget', metadata: { name: 'w', labels: { team: 'a' } }, spec: { size } });
+  const v2Update = () =>
+    attrs({ operation: 'UPDATE', kind: gvk('v2'), resource: gvr('v2'), name: 'w', namespace: 'default', object: widget(3), oldObject: widget(1) });
+  const v1Only = (path: string, over: Partial<ValidatingWebhook> = {}) =>
+    hook(path, { rules: [{ operations: ['*'], apiGroups: [GROUP], apiVersions: ['v1'], resources: ['widgets'] }], ...over });
+
+  it('sends the objects converted to the version the webhook registered for, with the request\'s kind as requestKind', async () => {
+    const before = srv.seen.length;
+    const m = mapper();
+    const adm = new ValidatingAdmission({ equivalentResourceMapper: m });
+    // two webhooks at v1 share one conversion; the webhook at v2 gets the request as it came
+    const v2 = hook('/allow', { name: 'v2', rules: [{ operations: ['*'], apiGroups: [GROUP], apiVersions: ['v2'], resources: ['widgets'] }] });
+    const r = await once([v1Only('/allow', { name: 'a' }), v1Only('/allow', { name: 'b' }), v2], v2Update(), adm);
+    expect(r.allowed).toBe(true);
+    expect(m.calls).toEqual(['v1']);
+    const [a, b, c] = srv.seen.slice(before).map((x) => x.review.request);
+    for (const q of [a, b]) {
+      expect(q).toMatchObject({
+        kind: gvk('v1'),
+        resource: gvr('v1'),
+        requestKind: gvk('v2'),
+        requestResource: gvr('v2'),
+        object: { apiVersion: `${GROUP}/v1`, spec: { replicas: 3 } },
+        oldObject: { apiVersion: `${GROUP}/v1`, spec: { replicas: 1 } },
+      });
+    }
+    expect(c).toMatchObject({ kind: gvk('v2'), requestKind: gvk('v2'), object: widget(3), oldObject: widget(1) });
+  });
+
+  it('matchConditions see the converted object', async () => {
+    const cond = [{ name: 'v1-shape', expression: 'has(object.spec.replicas) && object.spec.replicas == 3' }];
+    const r = await once([v1Only('/deny', { matchConditions: cond })], v2Update(), new ValidatingAdmission({ equivalentResourceMapper: mapper() }));
+    expect(r.allowed).toBe(false);
+  });
+
+  it('a failed conversion rejects with 500 InternalError whatever the failure policy, without calling the webhook', async () => {
+    const before = srv.seen.length;
+    for (const failurePolicy of ['Fail', 'Ignore']) {
+      const r = rejected(await once([v1Only('/allow', { failurePolicy })], v2Update(), new ValidatingAdmission({ equivalentResourceMapper: mapper(true) })));
+      expect(r).toMatchObject({ code: 500, reason: 'InternalError' });
+      expect(r.message).toContain('conversion webhook for example.cluster.io/v2, Kind=Widget failed: boom');
+    }
+    expect(srv.seen.length).toBe(before);
+  });
+
+  it('matchPolicy Exact does not match the other version', async () => {
+    const m = mapper();
+    expect(await once([v1Only('/deny', { matchPolicy: 'Exact' })], v2Update(), new ValidatingAdmission({ equivalentResourceMapper: m }))).toEqual({ allowed: true, warnings: [] });
+    expect(m.calls).toEqual([]);
+  });
+});
+
 describe('configuration snapshot', () => {
   it('compiles matchConditions once per configuration version, not per request', async () => {
     const adm = new ValidatingAdmission();

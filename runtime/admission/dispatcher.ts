@@ -116,12 +116,58 @@ function namespaceNotFound(ns: string): AdmissionRejection {
   return { code: 404, reason: 'NotFound', message: `namespaces ${goQuote(ns)} not found`, details: { name: ns, kind: 'namespaces' } };
 }
 
+/**
+ * The request at the version of `inv` (converted once per version and request, as upstream's
+ * VersionedAttributes): kind, resource, object and oldObject of the equivalent resource, and the
+ * request's own kind and resource as requestKind / requestResource. A failed conversion is an Error.
+ */
+async function versionedAttributes(
+  attrs: AdmissionAttributes,
+  inv: Invocation,
+  mapper: EquivalentResourceMapper | undefined,
+  cache: Map<string, { attrs: AdmissionAttributes; celVars: Map<string, Record<string, unknown>> } | Error>,
+): Promise<{ attrs: AdmissionAttributes; celVars: Map<string, Record<string, unknown>> } | Error> {
+  // Only another version of the same kind is converted (a /scale request's Scale is the same in every version).
+  const otherVersion = inv.kind.group === attrs.kind.group && inv.kind.kind === attrs.kind.kind && inv.kind.version !== attrs.kind.version;
+  const key = otherVersion ? inv.kind.version : '';
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let view: { attrs: AdmissionAttributes; celVars: Map<string, Record<string, unknown>> } | Error;
+  if (!otherVersion || !mapper?.convert) {
+    view = { attrs, celVars: new Map() };
+  } else {
+    const present = [attrs.object, attrs.oldObject].filter((o) => o !== undefined && o !== null);
+    try {
+      const out = await mapper.convert(present, inv.kind);
+      let i = 0;
+      const object = attrs.object !== undefined && attrs.object !== null ? out[i++] : attrs.object;
+      const oldObject = attrs.oldObject !== undefined && attrs.oldObject !== null ? out[i++] : attrs.oldObject;
+      view = {
+        attrs: {
+          ...attrs,
+          kind: inv.kind,
+          resource: inv.resource,
+          requestKind: attrs.requestKind ?? attrs.kind,
+          requestResource: attrs.requestResource ?? attrs.resource,
+          object,
+          oldObject,
+        },
+        celVars: new Map(),
+      };
+    } catch (e) {
+      view = new Error(`failed to convert object to ${inv.kind.group ? `${inv.kind.group}/` : ''}${inv.kind.version}, Kind=${inv.kind.kind}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  cache.set(key, view);
+  return view;
+}
+
 export class ValidatingAdmission {
   #snapshot: Snapshot = EMPTY;
   readonly #client: WebhookClient;
   readonly #ownsClient: boolean;
   readonly #authorizer: Authorizer;
-  readonly #mapper?: EquivalentResourceMapper;
+  #mapper?: EquivalentResourceMapper;
   readonly #onEvent?: (e: WebhookEvent) => void;
 
   constructor(opts: ValidatingAdmissionOptions = {}) {
@@ -130,6 +176,11 @@ export class ValidatingAdmission {
     this.#authorizer = opts.authorizer ?? allowAllAuthorizer;
     this.#mapper = opts.equivalentResourceMapper;
     this.#onEvent = opts.onWebhookEvent;
+  }
+
+  /** The mapper of equivalent resources (set once the served versions are known, e.g. of CRDs). */
+  setEquivalentResourceMapper(mapper: EquivalentResourceMapper | undefined): void {
+    this.#mapper = mapper;
   }
 
   get client(): WebhookClient {
@@ -192,7 +243,7 @@ export class ValidatingAdmission {
     if (snapshot.webhooks.length === 0) return { allowed: true, warnings: [] };
 
     // 1. Select (sequential and in order, as upstream: the first selection error rejects).
-    const selected: { hook: PreparedWebhook; inv: Invocation }[] = [];
+    const selected: { hook: PreparedWebhook; inv: Invocation; attrs: AdmissionAttributes }[] = [];
     let nsLabels: Promise<Labels | undefined> | undefined;
     const lookupLabels = (ns: string): Promise<Labels | undefined> => {
       if (nsLabels) return nsLabels;
@@ -202,7 +253,10 @@ export class ValidatingAdmission {
       else nsLabels = Promise.resolve(src);
       return nsLabels;
     };
-    const celVars = new Map<string, Record<string, unknown>>();
+    // The request as each version a webhook registered for sees it (upstream's VersionedAttributes),
+    // with the CEL variables of matchConditions per version.
+    const versioned = new Map<string, { attrs: AdmissionAttributes; celVars: Map<string, Record<string, unknown>> } | Error>();
+    const mapper = this.#mapper;
     for (const hook of snapshot.webhooks) {
       const w = hook.webhook;
       let inv: Invocation | undefined;
@@ -212,6 +266,8 @@ export class ValidatingAdmission {
         return { allowed: false, rejection: internalError(e instanceof Error ? e.message : String(e)), warnings: [] };
       }
       if (!inv) continue;
+      const view = await versionedAttributes(attrs, inv, mapper, versioned);
+      if (view instanceof Error) return { allowed: false, rejection: internalError(view.message), warnings: [] };
       if (hook.namespaceSelector instanceof Error) return { allowed: false, rejection: internalError(hook.namespaceSelector.message), warnings: [] };
       if (!hook.namespaceSelector.empty) {
         const source = namespaceLabelSource(attrs);
@@ -230,7 +286,7 @@ export class ValidatingAdmission {
       if (!matchObjectSelector(hook.objectSelector, attrs)) continue;
       const mc = evaluateMatchConditions(
         hook.matchConditions,
-        { attrs, resource: inv.resource, kind: inv.kind, authorizer: this.#authorizer, cache: celVars },
+        { attrs: view.attrs, resource: inv.resource, kind: inv.kind, authorizer: this.#authorizer, cache: view.celVars },
         w.failurePolicy,
       );
       if ('error' in mc) {
@@ -238,7 +294,7 @@ export class ValidatingAdmission {
         return { allowed: false, rejection: forbidden(attrs, mc.error), warnings: [] };
       }
       if (!mc.matches) continue;
-      selected.push({ hook, inv });
+      selected.push({ hook, inv, attrs: view.attrs });
     }
     if (selected.length === 0) return { allowed: true, warnings: [] };
     if (opts.signal?.aborted) {
@@ -246,7 +302,7 @@ export class ValidatingAdmission {
     }
 
     // 2. Call all in parallel, wait for all.
-    const results = await Promise.all(selected.map(({ hook, inv }) => this.#callOne(hook, inv, attrs, opts.signal)));
+    const results = await Promise.all(selected.map((s) => this.#callOne(s.hook, s.inv, s.attrs, opts.signal)));
 
     // 3. Aggregate: first rejection in order wins; warnings from all.
     const warnings: string[] = [];

@@ -142,6 +142,11 @@ export function ruleMatches(rule: RuleWithOperations, s: RuleSubject, opts: Rule
 export interface EquivalentResourceMapper {
   equivalentResourcesFor(resource: GroupVersionResource, subResource: string): GroupVersionResource[];
   kindFor(resource: GroupVersionResource, subResource: string): GroupVersionKind | undefined;
+  /**
+   * The objects at another version of their kind (the webhook was matched through an equivalent
+   * resource and is sent the object at the version it registered for). Absent: sent unconverted.
+   */
+  convert?(objects: readonly unknown[], to: GroupVersionKind): Promise<unknown[]>;
 }
 
 /** The resource and kind a webhook is invoked for. */
@@ -150,9 +155,9 @@ export interface Invocation {
   kind: GroupVersionKind;
   subResource: string;
   /**
-   * Set when only an equivalent resource matched (matchPolicy Equivalent): the request would be
-   * converted to this group/version before sending. Our resources are single-version, so the
-   * object is sent unconverted and `resource`/`kind` stay those of the request.
+   * Set when only an equivalent resource matched (matchPolicy Equivalent). With a mapper,
+   * `resource`/`kind` are the equivalent's and the objects are converted to it before sending;
+   * without one (equivalence by group + resource), they stay those of the request.
    */
   convertedFrom?: GroupVersionResource;
   equivalent?: GroupVersionResource;

@@ -12,6 +12,7 @@ import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
 import { DefaultServiceResolver } from '../admission/index.ts';
 import { WebhookAdmission } from './admission.ts';
+import { ServedEquivalentResources } from './equivalent-resources.ts';
 import { CRDController } from '../crd/controller.ts';
 import { StorageVersionMigrationController } from '../migration/controller.ts';
 import { CustomResourceServing } from './custom-resources.ts';
@@ -133,6 +134,8 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     crdController = new CRDController({ registry, serving: customResources, builtins: descriptors });
     await crdController.start();
   }
+  // Webhooks registered for another version of a custom resource get the objects at that version.
+  admission?.engine.setEquivalentResourceMapper(new ServedEquivalentResources(registry, customResources));
   let migrationController: StorageVersionMigrationController | undefined;
   if (opts.storageVersionMigration !== false) {
     // After the CRD controller: custom resources stored at start are served, so unfinished migrations of them resume.

@@ -61,6 +61,17 @@ interface Installed {
   plural: string;
   versions: Map<string, ServedVersion>;
   storageStore: Store;
+  converter: CustomResourceConverter;
+}
+
+/** The served versions of one custom resource, for admission's matchPolicy Equivalent. */
+export interface CustomResourceVersions {
+  readonly group: string;
+  readonly plural: string;
+  readonly kind: string;
+  /** Served versions in the CRD's order. */
+  readonly versions: readonly string[];
+  readonly converter: CustomResourceConverter;
 }
 
 export interface CustomResourceServingOptions {
@@ -175,7 +186,7 @@ export class CustomResourceServing implements CustomResourceRouter {
     const storageServed = versions.get(sv);
     const storageStore = storageServed?.store ?? this.makeStore(this.cache.get(crd, sv), storageApiVersion, converter).store;
     if (existing) this.o.registry.unregister(existing.group, existing.plural, existing.storageStore);
-    const inst: Installed = { crd, signature, group: crd.spec.group, plural: storageStore.descriptor.plural, versions, storageStore };
+    const inst: Installed = { crd, signature, group: crd.spec.group, plural: storageStore.descriptor.plural, versions, storageStore, converter };
     this.installed.set(name, inst);
     this.o.registry.register(storageStore);
     this.rebuild();
@@ -212,6 +223,15 @@ export class CustomResourceServing implements CustomResourceRouter {
     this.gvs = [...gvs.values()];
     this.openapi.update(all);
     this.generation++;
+  }
+
+  /** The served versions of the custom resource `<plural>.<group>`; undefined when none is served. */
+  versionsOf(group: string, plural: string): CustomResourceVersions | undefined {
+    for (const inst of this.installed.values()) {
+      if (inst.group !== group || inst.plural !== plural || inst.versions.size === 0) continue;
+      return { group, plural, kind: inst.storageStore.descriptor.kind, versions: [...inst.versions.keys()], converter: inst.converter };
+    }
+    return undefined;
   }
 
   groupVersions(): GroupVersion[] {

@@ -336,4 +336,43 @@ describe('CRD conversion webhook (memory)', () => {
       expect((await s.get(`${V2}/b`)).json.spec).toEqual({ host: 'cache.local', port: 6379 });
     });
   });
+
+  it('a validating webhook registered for v1 is sent a v2 write converted to v1 (matchPolicy Equivalent); Exact is not called', async () => {
+    hook.handlers.set('/admit', (review, _req, res) => send(res, { apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } }));
+    const admitted = (): Obj[] => hook.seen.filter((r) => r.path === '/admit').map((r) => r.review.request as Obj);
+    const webhook = (name: string, matchPolicy: string): Obj => ({
+      name,
+      matchPolicy,
+      clientConfig: { url: hook.url('/admit'), caBundle: pki.caBundle },
+      rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [GROUP], apiVersions: ['v1'], resources: ['backends'] }],
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+    });
+    const vwc = '/apis/admissionregistration.cluster.io/v1/validatingwebhookconfigurations';
+    const reg = await s.post(vwc, { metadata: { name: 'backends-v1' }, webhooks: [webhook('equivalent.test.io', 'Equivalent'), webhook('exact.test.io', 'Exact')] });
+    expect(reg.status, reg.text).toBe(201);
+    try {
+      const c = await s.post(V2, { apiVersion: `${GROUP}/v2`, kind: 'Backend', metadata: { name: 'admitted' }, spec: { host: 'adm.local', port: 80 } });
+      expect(c.status, c.text).toBe(201);
+      const seen = admitted();
+      expect(seen).toHaveLength(1); // the Exact webhook matches v1 requests only
+      expect(seen[0]).toMatchObject({
+        operation: 'CREATE',
+        kind: { group: GROUP, version: 'v1', kind: 'Backend' },
+        resource: { group: GROUP, version: 'v1', resource: 'backends' },
+        requestKind: { group: GROUP, version: 'v2', kind: 'Backend' },
+        requestResource: { group: GROUP, version: 'v2', resource: 'backends' },
+        object: { apiVersion: `${GROUP}/v1`, kind: 'Backend', metadata: { name: 'admitted' }, spec: { hostPort: 'adm.local:80' } },
+      });
+      // a v1 write goes to both, unconverted
+      const v1 = await s.post(V1, { apiVersion: `${GROUP}/v1`, kind: 'Backend', metadata: { name: 'admitted-v1' }, spec: { hostPort: 'one.local:1' } });
+      expect(v1.status, v1.text).toBe(201);
+      expect(admitted().slice(1).map((r) => [(r.kind as Obj).version, (r.object as Obj).spec])).toEqual([
+        ['v1', { hostPort: 'one.local:1' }],
+        ['v1', { hostPort: 'one.local:1' }],
+      ]);
+    } finally {
+      expect((await s.request('DELETE', `${vwc}/backends-v1`)).status).toBe(200);
+    }
+  });
 });
