@@ -287,6 +287,7 @@ async function seed(dataDir: string): Promise<void> {
     }
     process.stdout.write(`  seeded ${fmt(count)} ConfigMaps in ${namespace} in ${fmt((performance.now() - t0) / 1000, 1)} s\n`);
   }
+  built.stop();
   await storage.close();
 }
 

@@ -232,9 +232,7 @@ async function main(): Promise<void> {
   const shutdown = (): void => {
     if (closing) return;
     closing = true;
-    built.admission?.stop();
-    built.crdController?.stop();
-    built.migrationController?.stop();
+    built.stop();
     server.close();
     server.closeAllConnections();
     storage

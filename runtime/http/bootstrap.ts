@@ -90,6 +90,8 @@ export interface BuiltServer {
   migrationController: StorageVersionMigrationController | undefined;
   /** What /api reports as serverAddress (host:port), once the port is known. */
   setServerAddress(address: string): void;
+  /** Stops the admission configuration watch and the controllers (before the storage is closed). */
+  stop(): void;
 }
 
 export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions): Promise<BuiltServer> {
@@ -164,6 +166,11 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     migrationController,
     setServerAddress(a: string) {
       address = a;
+    },
+    stop() {
+      admission?.stop();
+      crdController?.stop();
+      migrationController?.stop();
     },
   };
 }

@@ -115,7 +115,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   controller?.stop();
-  built?.crdController?.stop();
+  built?.stop();
   await storage?.close();
 });
 
