@@ -1,15 +1,14 @@
 // Runtime helpers of the generated validators (runtime/schema/codegen.ts): error builders called
 // only when a check fails (they receive the path string, built lazily by the generated code), and
 // the few non-trivial checks (duplicates in sets and list maps, composition trials).
-// Messages are kube-openapi's, as compile.ts (the reference implementation) words them.
+// Messages are kube-openapi's, worded as compile.ts words them.
 import type { FieldError } from './types.ts';
 import type { ValidationContext } from './context.ts';
-import { fieldErr, formatValue, goFloat } from './errors.ts';
+import { fieldErr, fmtBound, formatValue } from './errors.ts';
 import { numberFormat, stringFormat } from './formats.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { validateEmbeddedResource } from './metadata.ts';
-import { fmtBound } from './compile-shared.ts';
 
 /** The JSON type name kube-openapi reports for a value. */
 export function dataType(v: unknown): string {

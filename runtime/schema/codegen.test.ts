@@ -1,6 +1,6 @@
-// Equivalence of the code-generating compiler (codegen.ts) with the closure compiler (compile.ts, the
-// reference implementation): every schema and object the other tests use goes through both, and
-// validate, validateUpdate, applyDefaults and prune must agree exactly (errors, order, messages).
+// Equivalence of the two builders of the schema tree, generated code (codegen.ts) and closures
+// (compile.ts): every schema and object the other tests use goes through both, and validate,
+// validateUpdate, applyDefaults and prune must agree exactly (errors, order, messages).
 // Beside the fixtures, seeded mutations of the resource fixtures exercise the error paths.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

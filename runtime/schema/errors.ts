@@ -108,3 +108,8 @@ export function indexPath(base: string, i: number): string {
 export function keyPath(base: string, k: string): string {
   return `${base}[${k}]`;
 }
+
+/** A bound as kube-openapi prints it: int64 for integer data, Go %v float otherwise. */
+export function fmtBound(bound: number, intData: boolean): string {
+  return intData ? String(Math.trunc(bound)) : goFloat(bound);
+}

@@ -1,9 +1,9 @@
 export * from './types.ts';
-// compileSchema is the code-generating compiler (codegen.ts); compile.ts, the closure compiler, is kept
-// as the reference implementation that runtime/schema/codegen.test.ts checks it against.
+// compileSchema is the code-generating builder (codegen.ts, fast to run); compile.ts builds closures from
+// the same schema tree (schema-tree.ts), cheap to build, for CRD schemas.
 export { compileSchemaCode as compileSchema, compileSchemaSource } from './codegen.ts';
 export type { CompiledSource, ClosureRef, RootFn, ValidatorFactory } from './codegen.ts';
-export { SchemaCompileError } from './compile.ts';
+export { SchemaCompileError } from './compile-error.ts';
 export { H as codegenHelpers } from './codegen-runtime.ts';
 export { fieldErr, formatValue, goFloat } from './errors.ts';
 export { STRING_FORMATS, NUMBER_FORMATS, stringFormat, numberFormat } from './formats.ts';

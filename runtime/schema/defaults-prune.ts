@@ -1,0 +1,75 @@
+// Structural defaulting and pruning over the schema tree, as upstream does them for CRDs and the
+// built-in types' defaults: both validator builders (compile.ts, codegen.ts) use these.
+import { hasOwn, isObject } from './rules/util.ts';
+import type { TreeNode } from './schema-tree.ts';
+
+function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+function joinKey(base: string, k: string, bracket: boolean): string {
+  if (bracket) return `${base}[${k}]`;
+  return base === '' ? k : `${base}.${k}`;
+}
+
+
+/** A $ref wrapper's structure is its target's. */
+function structural(n: TreeNode): TreeNode {
+  return n.target ?? n;
+}
+/** Upstream structural defaulting: fill absent (or non-nullable null) properties, then recurse. */
+export function applyDefaults(n: TreeNode, x: unknown): void {
+  const s = structural(n);
+  if (!s.hasDefaults) return;
+  if (Array.isArray(x)) {
+    const it = s.items;
+    if (!it) return;
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = clone(it.local.default);
+      applyDefaults(it, x[i]);
+    }
+    return;
+  }
+  if (!isObject(x)) return;
+  if (s.props) {
+    for (const [k, c] of s.props) {
+      const d = c.local.default;
+      if (d === undefined) continue;
+      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = clone(d);
+    }
+  }
+  for (const k of Object.keys(x)) {
+    const c = s.props?.get(k) ?? s.additional;
+    if (!c) continue;
+    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
+    applyDefaults(c, x[k]);
+  }
+}
+/** Upstream structural pruning; returns the dropped paths in `out`. */
+export function prune(n: TreeNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
+  const s = structural(n);
+  if (Array.isArray(x)) {
+    if (s.items) for (let i = 0; i < x.length; i++) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
+    return;
+  }
+  if (!isObject(x)) return;
+  const resourceRoot = (isRoot && isResource) || s.embedded;
+  const hasStructure = s.props !== null || s.additional !== null || s.additionalAny || s.schema.type === 'object';
+  if (!hasStructure) return; // no object structure declared (untyped): keep as is
+  for (const k of Object.keys(x)) {
+    if (resourceRoot && (k === 'apiVersion' || k === 'kind')) continue;
+    const c = s.props?.get(k);
+    if (resourceRoot && k === 'metadata') {
+      // keep ObjectMeta; prune it only when the schema describes it fully (a $ref to ObjectMeta)
+      if (c && (c.target || c.isDef)) prune(c, x[k], joinKey(path, k, false), false, false, out);
+      continue;
+    }
+    if (c) prune(c, x[k], joinKey(path, k, false), false, false, out);
+    else if (s.additional) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
+    else if (s.additionalAny || s.preserve) continue;
+    else {
+      delete x[k];
+      out.push(joinKey(path, k, false));
+    }
+  }
+}
