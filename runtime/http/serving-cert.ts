@@ -5,7 +5,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface ServingCert {
   cert: Buffer;
@@ -26,6 +25,8 @@ export async function ensureServingCert(dir: string, address: string): Promise<S
     if (isIP(address) && address !== '0.0.0.0' && address !== '::' && address !== '127.0.0.1' && address !== '::1') altNames.push({ type: 7, ip: address });
     else if (!isIP(address) && address !== 'localhost') altNames.push({ type: 2, value: address });
     const notAfterDate = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
+    // Loaded only here: the X.509 library takes ~0.2 s to load, and most starts reuse the certificate.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'clusterspec-apiserver' }], {
       keyType: 'ec',
       curve: 'P-256',
