@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareKeys, keyAfter } from './interface.ts';
-import { LiveKeyIndex } from './key-index.ts';
+import { SortedKeyIndex } from './key-index.ts';
 import { MemoryStorage } from './memory.ts';
 import { SqliteStorage } from './sqlite.ts';
 
@@ -14,10 +14,10 @@ function rng(seed: number): () => number {
 
 const ALPHABET = ['a', 'b', 'z', '0', '~', 'é', '\uffff', '😀', '/'];
 
-describe('LiveKeyIndex', () => {
-  it('counts ranges as a sorted set does, through inserts and removals', () => {
+describe('SortedKeyIndex', () => {
+  it('counts and walks ranges as a sorted set does, through inserts and removals', () => {
     const r = rng(7);
-    const idx = new LiveKeyIndex();
+    const idx = new SortedKeyIndex();
     const set = new Set<string>();
     const word = (): string => Array.from({ length: 1 + Math.floor(r() * 4) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
     for (let i = 0; i < 6000; i++) {
@@ -37,10 +37,11 @@ describe('LiveKeyIndex', () => {
         expect(idx.count(lo, hi)).toBe(want);
         expect(idx.count(lo, undefined)).toBe([...set].filter((k) => compareKeys(k, lo) >= 0).length);
         expect(idx.size).toBe(set.size);
+        expect([...idx.from(lo)]).toEqual([...set].filter((k) => compareKeys(k, lo) >= 0).sort(compareKeys));
       }
     }
     const sorted = [...set].sort(compareKeys);
-    const built = LiveKeyIndex.fromSorted(sorted);
+    const built = SortedKeyIndex.fromSorted(sorted);
     expect(built.count('', undefined)).toBe(sorted.length);
     expect(built.rank(sorted[10])).toBe(10);
   });

@@ -1,19 +1,21 @@
-// The live keys at the latest revision, in byte-wise order, for counting a range in O(log n)
-// (a LIST page's `remaining`) instead of scanning it. A sorted list of bounded chunks: insert and
-// remove touch one chunk (O(√n) at worst); rank(k) is a binary search over the chunks' first keys,
-// a sum of the sizes before it and a binary search inside one chunk.
+// A sorted set of keys in byte-wise order: the live keys at the latest revision (counting a range in
+// O(log n) for a LIST page's `remaining` instead of scanning it), and the memory backend's list of
+// every key it holds (walked in order by a range read). A sorted list of bounded chunks: insert and
+// remove touch one chunk (O(√n) at worst) where one flat array would move every later key;
+// rank(k) is a binary search over the chunks' first keys, a sum of the sizes before it and a
+// binary search inside one chunk.
 
 import { compareKeys, lowerBound } from './interface.ts';
 
 const MAX_CHUNK = 1024;
 
-export class LiveKeyIndex {
+export class SortedKeyIndex {
   private chunks: string[][] = [];
   private total = 0;
 
   /** Builds from keys already in byte-wise order (no duplicates). */
-  static fromSorted(keys: readonly string[]): LiveKeyIndex {
-    const idx = new LiveKeyIndex();
+  static fromSorted(keys: readonly string[]): SortedKeyIndex {
+    const idx = new SortedKeyIndex();
     for (let i = 0; i < keys.length; i += MAX_CHUNK / 2) idx.chunks.push(keys.slice(i, i + MAX_CHUNK / 2));
     idx.total = keys.length;
     return idx;
@@ -49,6 +51,17 @@ export class LiveKeyIndex {
     chunk.splice(i, 1);
     this.total--;
     if (chunk.length === 0) this.chunks.splice(c, 1);
+  }
+
+  /** The keys >= `start`, in order (the index must not change while this runs). */
+  *from(start: string): Generator<string> {
+    if (this.chunks.length === 0) return;
+    let c = this.chunkFor(start);
+    let i = lowerBound(this.chunks[c], start);
+    for (; c < this.chunks.length; c++, i = 0) {
+      const chunk = this.chunks[c];
+      for (; i < chunk.length; i++) yield chunk[i];
+    }
   }
 
   /** How many keys are < `key`. */

@@ -1,11 +1,10 @@
 // In-memory backend with full MVCC history (until compaction): for tests and for a throwaway server.
 
 import { AutoCompactor, DEFAULT_AUTO_COMPACTION, type AutoCompactionOptions } from './compactor.ts';
-import { LiveKeyIndex } from './key-index.ts';
+import { SortedKeyIndex } from './key-index.ts';
 import {
   StorageError,
   compareKeys,
-  lowerBound,
   prefixEnd,
   validateKey,
   validatePrefix,
@@ -45,9 +44,9 @@ export class MemoryStorage implements Storage {
   private compacted: Revision = 0;
   private readonly versions = new Map<string, Version[]>();
   /** Every key that has a version, in byte-wise order. */
-  private keys: string[] = [];
+  private keys = new SortedKeyIndex();
   /** The live keys at the latest revision (counts what remains after a page without scanning it). */
-  private readonly live = new LiveKeyIndex();
+  private readonly live = new SortedKeyIndex();
   /** history[i] is the event of revision historyBase + 1 + i. */
   private history: WatchEvent[] = [];
   private historyBase: Revision = 0;
@@ -133,7 +132,7 @@ export class MemoryStorage implements Storage {
     if (!vs) {
       vs = [];
       this.versions.set(key, vs);
-      insertSorted(this.keys, key);
+      this.keys.add(key);
     }
     vs.push({ rev, value, createRevision });
     if (value === undefined) this.live.remove(key);
@@ -179,8 +178,7 @@ export class MemoryStorage implements Storage {
       // At the latest revision the live-key index counts the rest of the range: the walk stops
       // at the first key past the page.
       const latest = at === this.rev && limit > 0;
-      for (let i = lowerBound(this.keys, start); i < this.keys.length; i++) {
-        const key = this.keys[i];
+      for (const key of this.keys.from(start)) {
         if (!key.startsWith(prefix)) break;
         const v = this.at(key, at);
         if (!v || v.value === undefined) continue;
@@ -240,7 +238,7 @@ export class MemoryStorage implements Storage {
           dropped = true;
         }
       }
-      if (dropped) this.keys = this.keys.filter((k) => this.versions.has(k));
+      if (dropped) this.keys = SortedKeyIndex.fromSorted([...this.keys.from('')].filter((k) => this.versions.has(k)));
       const cut = revision - this.historyBase;
       if (cut > 0) {
         this.history = this.history.slice(cut);
@@ -330,11 +328,6 @@ export class MemoryStorage implements Storage {
 
 function toKV(key: string, v: Version): KeyValue {
   return { key, value: v.value as string, createRevision: v.createRevision, modRevision: v.rev };
-}
-
-function insertSorted(keys: string[], key: string): void {
-  const i = lowerBound(keys, key);
-  if (keys[i] !== key) keys.splice(i, 0, key);
 }
 
 /** Run synchronously, settle as a promise (so errors are rejections, as with every backend). */

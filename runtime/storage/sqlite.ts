@@ -41,7 +41,7 @@ import {
   type WatchHandle,
   type WatchListener,
 } from './interface.ts';
-import { LiveKeyIndex } from './key-index.ts';
+import { SortedKeyIndex } from './key-index.ts';
 import { LatestRowCache, type LatestRow } from './latest-row-cache.ts';
 import { WalSync } from './wal-sync.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
@@ -131,7 +131,7 @@ export class SqliteStorage implements Storage {
   private commits = 0;
   private writes = 0;
   /** Live keys at the latest revision (built on first need, then kept current by commitBatch). */
-  private live: LiveKeyIndex | undefined;
+  private live: SortedKeyIndex | undefined;
   /** FULL durability: flushes the WAL before acknowledging (undefined with NORMAL). */
   private readonly walSync: WalSync | undefined;
   /** Latest rows of recently used keys, updated after each commit. */
@@ -442,13 +442,13 @@ export class SqliteStorage implements Storage {
   }
 
   /** The live-key index at this.rev, built from the table on first use. */
-  private liveIndex(): LiveKeyIndex {
+  private liveIndex(): SortedKeyIndex {
     if (!this.live) {
       const keys = this.stmt.liveKeys.all().map((r) => r.name);
       let sorted = true;
       for (let i = 1; i < keys.length && sorted; i++) sorted = compareKeys(keys[i - 1], keys[i]) < 0;
       if (!sorted) keys.sort(compareKeys);
-      this.live = LiveKeyIndex.fromSorted(keys);
+      this.live = SortedKeyIndex.fromSorted(keys);
     }
     return this.live;
   }
