@@ -1,7 +1,7 @@
 // What only the sqlite backend has: persistence, group commit, the ring/log split, crash safety.
 
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,20 @@ describe('sqlite storage', () => {
     const { dir, store } = fresh();
     await store.create('/core/x/y', '1');
     expect(() => reopen(dir)).toThrow(/in use|locked|busy/i);
+  });
+
+  it('checkpoints run on the worker thread: the database file grows while the WAL stays below the writer\'s own threshold', async () => {
+    const { store } = fresh({ autoCompaction: false });
+    const dbSize = (): number => statSync(store.path).size;
+    const before = dbSize();
+    // 2,500 small writes: past the checkpointer's 2,000, far below the writer's 10,000-page backstop.
+    for (let i = 0; i < 2500; i += 250) {
+      await Promise.all(Array.from({ length: 250 }, (_, j) => store.create(`/core/configmaps/ns/k${i + j}`, `{"i":${i + j}}`)));
+    }
+    // only a checkpoint writes the database file in WAL mode
+    const deadline = Date.now() + 10_000;
+    while (dbSize() <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(dbSize()).toBeGreaterThan(before);
   });
 
   it('group commit: 200 concurrent creates share a few transactions', async () => {

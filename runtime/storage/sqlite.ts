@@ -12,7 +12,8 @@
 // Group commit: writes are queued and flushed on setImmediate; everything that arrived meanwhile goes
 // into one transaction and one fsync. A write's promise settles, and its watch events are published,
 // only after its transaction committed and, with FULL, reached the disk. Revisions are assigned by
-// this process (the database is opened with an exclusive lock, so only one process writes it).
+// this process (an exclusive lock on `<db>.lock` keeps every other process out). Checkpoints, which copy
+// the WAL into the database file, run on a worker thread (wal-checkpointer.ts).
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -43,6 +44,7 @@ import {
 } from './interface.ts';
 import { SortedKeyIndex } from './key-index.ts';
 import { LatestRowCache, type LatestRow } from './latest-row-cache.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
 import { WalSync } from './wal-sync.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
 
@@ -136,6 +138,10 @@ export class SqliteStorage implements Storage {
   private readonly walSync: WalSync | undefined;
   /** Latest rows of recently used keys, updated after each commit. */
   private readonly latestRows: LatestRowCache;
+  /** The exclusive lock of `<db>.lock`: one process writes a database. */
+  private readonly lock: Database.Database;
+  /** Copies committed WAL pages into the database file off the event loop. */
+  private readonly checkpointer: WalCheckpointer;
 
   private readonly stmt: {
     latest: Database.Statement<[string], LatestRow>;
@@ -162,7 +168,14 @@ export class SqliteStorage implements Storage {
             if (this.flushScheduled) this.flush();
           })
         : undefined;
-    const db = new Database(this.path, { timeout: 250 }); // wait briefly for a lock, never 5 s
+    this.lock = lockDatabase(this.path);
+    let db: Database.Database;
+    try {
+      db = new Database(this.path, { timeout: 250 }); // wait briefly for a lock, never 5 s
+    } catch (e) {
+      this.lock.close();
+      throw e;
+    }
     try {
       db.pragma('journal_mode = WAL');
       // FULL durability comes from WalSync's fsync after each commit, off the event loop.
@@ -170,21 +183,17 @@ export class SqliteStorage implements Storage {
       // 16 MiB of page cache (default 2 MiB). Not more: SQLite scans the whole page-cache hash at
       // the end of every write transaction (pcache1TruncateUnsafe), so a 64 MiB cache cost ~4 us per create.
       db.pragma('cache_size = -16384');
-      // Checkpoint every 10,000 WAL pages (~40 MiB; default 1,000): a checkpoint copies each page once
-      // however often it was rewritten, and creates rewrite the same index pages, so rarer checkpoints
-      // write far fewer pages (SQLite's share of a create: 43 -> 30 us in a batch of 30).
+      // Checkpoints run on WalCheckpointer's thread; this connection checkpoints only when the WAL
+      // reaches 10,000 pages (~40 MiB; default 1,000), a backstop for when that thread falls behind.
       db.pragma('wal_autocheckpoint = 10000');
-      // One writer process: hold the lock for the life of the connection (also spares the -shm file).
-      db.pragma('locking_mode = EXCLUSIVE');
       db.exec(SCHEMA);
     } catch (e) {
       db.close();
-      if (e instanceof Error && /locked|busy/i.test(e.message)) {
-        throw new StorageError('Invalid', `database ${this.path} is in use by another process: ${e.message}`);
-      }
+      this.lock.close();
       throw e;
     }
     this.db = db;
+    this.checkpointer = new WalCheckpointer(this.path);
     const meta = (k: string): number => (db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE key = ?').get(k)?.value ?? 0);
     const maxId = db.prepare<[], { m: number | null }>('SELECT MAX(id) AS m FROM kv').get()?.m ?? 0;
     this.compacted = meta('compact_rev');
@@ -329,6 +338,7 @@ export class SqliteStorage implements Storage {
     if (events.length > 0) {
       this.commits++;
       this.writes += events.length;
+      this.checkpointer.committed(events.length);
     }
     const acknowledge = (): void => {
       if (events.length > 0) this.hub.publish(events);
@@ -550,8 +560,10 @@ export class SqliteStorage implements Storage {
     await this.walSync?.drained();
     this.walSync?.close();
     await this.settled();
+    await this.checkpointer.stop();
     this.hub.close();
     this.db.close();
+    this.lock.close();
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -597,4 +609,24 @@ function logEvent(r: LogRow): WatchEvent {
     prevModRevision: r.created === 1 ? 0 : r.prev_revision,
     isCreate: r.created === 1,
   };
+}
+
+/**
+ * Opens `<db>.lock` and holds an exclusive transaction on it for the life of the storage, so a
+ * second process (or a second SqliteStorage in this one) cannot open the same database: the
+ * database itself is shared by this process's writer and checkpointer connections.
+ */
+function lockDatabase(path: string): Database.Database {
+  const lock = new Database(`${path}.lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (e) {
+    lock.close();
+    if (e instanceof Error && /locked|busy/i.test(e.message)) {
+      throw new StorageError('Invalid', `database ${path} is in use by another process: ${e.message}`);
+    }
+    throw e;
+  }
+  return lock;
 }
