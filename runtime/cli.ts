@@ -16,7 +16,7 @@ import { parseServiceResolverOverrides } from './admission/index.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { buildApiServer, listen, loadGenerated } from './http/bootstrap.ts';
 import { ensureServingCert } from './http/serving-cert.ts';
-import { openStorage } from './storage/index.ts';
+import { openStorage, StorageError } from './storage/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -245,6 +245,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`error: ${(e as Error).stack ?? String(e)}\n`);
+  // A storage refusal (the data directory in use, a bad database) is the user's to fix: its message says it all.
+  const text = e instanceof StorageError ? e.message : ((e as Error).stack ?? String(e));
+  process.stderr.write(`error: ${text}\n`);
   process.exit(1);
 });

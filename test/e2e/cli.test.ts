@@ -1,5 +1,5 @@
 // The CLI's flags on a real process: --token-file, --tls-cert-file/--tls-private-key-file,
-// --insecure-http, --feature-gates, --help.
+// --insecure-http, --feature-gates, --help, and a second server on a data directory in use.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -92,6 +92,19 @@ describe('CLI flags', () => {
       expect(await get(s.url, '/api', undefined)).toBe(401);
     } finally {
       s.stop();
+    }
+  });
+
+  it('a second server on the same --data-dir is refused with one line, and the first keeps serving', async () => {
+    const d = tmp();
+    const first = await startWith(['--data-dir', d, '--insecure-http', '--storage', 'sqlite']);
+    try {
+      const second = spawnSync(process.execPath, ['--import', 'tsx', 'runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--insecure-http', '--data-dir', d], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(second.status).toBe(1);
+      expect(second.stderr).toBe(`error: database ${join(d, 'clusterspec.db')} is in use by another process: database is locked\n`);
+      expect(await get(first.url, '/readyz', undefined)).toBe(200);
+    } finally {
+      first.stop();
     }
   });
 
