@@ -193,7 +193,6 @@ export class SqliteStorage implements Storage {
       throw e;
     }
     this.db = db;
-    this.checkpointer = new WalCheckpointer(this.path);
     const meta = (k: string): number => (db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE key = ?').get(k)?.value ?? 0);
     const maxId = db.prepare<[], { m: number | null }>('SELECT MAX(id) AS m FROM kv').get()?.m ?? 0;
     this.compacted = meta('compact_rev');
@@ -233,6 +232,7 @@ export class SqliteStorage implements Storage {
       deleteTombstones: db.prepare('DELETE FROM kv WHERE id > ? AND id <= ? AND deleted = 1'),
     };
 
+    this.checkpointer = new WalCheckpointer(this.path);
     this.hub = new WatchHub({
       log: { readEvents: (p, after, upTo, limit) => this.readEvents(p, after, upTo, limit) },
       initialRevision: this.rev,
@@ -507,11 +507,12 @@ export class SqliteStorage implements Storage {
     while (lo < target) {
       if (this.closed || !this.db.open) return; // progress is in meta.compact_done; the next open resumes
       const hi = Math.min(target, lo + this.chunk);
-      this.db.transaction(() => {
-        this.stmt.deletePrev.run(lo, hi, target);
-        this.stmt.deleteTombstones.run(lo, hi);
+      const deleted = this.db.transaction(() => {
+        const n = this.stmt.deletePrev.run(lo, hi, target).changes + this.stmt.deleteTombstones.run(lo, hi).changes;
         this.stmt.setMeta.run('compact_done', hi);
+        return n;
       })();
+      this.checkpointer.committed(deleted);
       this.compactDone = hi;
       lo = hi;
       if (lo < target) await yieldTick();
