@@ -22,7 +22,7 @@ export class WalCheckpointer {
   private running = false;
   private pending = 0;
   private stopped = false;
-  private exited: Promise<void>;
+  private readonly exited: Promise<void>;
   private reported = false;
 
   constructor(
