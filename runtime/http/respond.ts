@@ -40,9 +40,13 @@ export function sendValue(res: ServerResponse, code: number, value: unknown, con
 }
 
 /** A body already encoded (as `encode` does). */
+/** Bodies from this size on are encoded to UTF-8 once, rather than measured for Content-Length and then encoded again. */
+const ENCODE_ONCE = 16 * 1024;
+
 export function sendEncoded(res: ServerResponse, code: number, body: string, contentType: string, extraHeaders: Record<string, string> = {}): void {
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extraHeaders });
-  res.end(body);
+  const data = body.length >= ENCODE_ONCE ? Buffer.from(body) : body;
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': typeof data === 'string' ? Buffer.byteLength(data) : data.length, ...extraHeaders });
+  res.end(data);
 }
 
 export function sendError(res: ServerResponse, err: unknown, pretty = false): void {

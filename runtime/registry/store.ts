@@ -468,9 +468,9 @@ export class Store {
         lastKey = kv.key;
         const obj = converted ? converted[i] : this.decode(kv.value, kv.modRevision);
         if (!this.matches(sel, obj)) continue;
-        delete obj.kind;
-        delete obj.apiVersion;
-        items.push(obj);
+        // a copy without them rather than `delete`, which leaves V8 a slow dictionary object to stringify
+        const { kind: _k, apiVersion: _a, ...item } = obj;
+        items.push(item);
       }
       more = res.more;
       remaining = res.remaining;
