@@ -209,9 +209,7 @@ export class Store {
   }
 
   private encode(obj: Obj): string {
-    const copy = { ...obj, metadata: { ...metaOf(obj) } };
-    delete (copy.metadata as Record<string, unknown>).resourceVersion;
-    return JSON.stringify(copy);
+    return JSON.stringify(stripRv(obj));
   }
 
   /** Stored values at this store's version (one conversion call for all), then stamped with their revisions. */
@@ -235,9 +233,7 @@ export class Store {
 
   /** `obj` as it is written: without resourceVersion, converted to the storage version. */
   private async toStorage(obj: Obj): Promise<Obj> {
-    const copy: Obj = { ...obj, metadata: { ...metaOf(obj) } };
-    delete (copy.metadata as Record<string, unknown>).resourceVersion;
-    return (await this.convertTo([copy], this.options.storageApiVersion ?? this.apiVersion))[0];
+    return (await this.convertTo([stripRv(obj)], this.options.storageApiVersion ?? this.apiVersion))[0];
   }
 
   /**
@@ -1074,10 +1070,10 @@ export class Store {
   }
 }
 
+/** A copy of `o` without metadata.resourceVersion (a copy rather than `delete`, which leaves V8 a slow dictionary object). */
 function stripRv(o: Obj): Obj {
-  const c = { ...o, metadata: { ...metaOf(o) } };
-  delete (c.metadata as Record<string, unknown>).resourceVersion;
-  return c;
+  const { resourceVersion: _rv, ...metadata } = metaOf(o) as Record<string, unknown>;
+  return { ...o, metadata };
 }
 
 /** True when anything outside metadata (and status, with a status subresource) differs. */
