@@ -449,7 +449,7 @@ describe('matchPolicy Equivalent with a mapper', () => {
       calls,
       equivalentResourcesFor: () => [gvr('v1'), gvr('v2')],
       kindFor: (r: { version: string }) => gvk(r.version),
-      async convert(objects: readonly unknown[], to: { group: string; version: string }): Promise<unknown[]> {
+      async convert(objects: readonly unknown[], to: { group: string; version: string; resource: string }): Promise<unknown[]> {
         calls.push(to.version);
         if (fail) throw new Error('conversion webhook for example.cluster.io/v2, Kind=Widget failed: boom');
         return objects.map((o) => {

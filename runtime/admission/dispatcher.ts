@@ -138,7 +138,7 @@ async function versionedAttributes(
   } else {
     const present = [attrs.object, attrs.oldObject].filter((o) => o !== undefined && o !== null);
     try {
-      const out = await mapper.convert(present, inv.kind);
+      const out = await mapper.convert(present, inv.resource);
       let i = 0;
       const object = attrs.object !== undefined && attrs.object !== null ? out[i++] : attrs.object;
       const oldObject = attrs.oldObject !== undefined && attrs.oldObject !== null ? out[i++] : attrs.oldObject;

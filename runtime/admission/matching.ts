@@ -143,10 +143,10 @@ export interface EquivalentResourceMapper {
   equivalentResourcesFor(resource: GroupVersionResource, subResource: string): GroupVersionResource[];
   kindFor(resource: GroupVersionResource, subResource: string): GroupVersionKind | undefined;
   /**
-   * The objects at another version of their kind (the webhook was matched through an equivalent
-   * resource and is sent the object at the version it registered for). Absent: sent unconverted.
+   * The objects at the version of `to`, an equivalent of their resource (the webhook was matched
+   * through it and is sent the objects at the version it registered for). Absent: sent unconverted.
    */
-  convert?(objects: readonly unknown[], to: GroupVersionKind): Promise<unknown[]>;
+  convert?(objects: readonly unknown[], to: GroupVersionResource): Promise<unknown[]>;
 }
 
 /** The resource and kind a webhook is invoked for. */

@@ -8,7 +8,7 @@
 import type { EquivalentResourceMapper, GroupVersionKind, GroupVersionResource } from '../admission/index.ts';
 import { isObj } from '../registry/object.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { CustomResourceServing, CustomResourceVersions } from './custom-resources.ts';
+import type { CustomResourceServing } from './custom-resources.ts';
 
 const SCALE: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
@@ -34,21 +34,13 @@ export class ServedEquivalentResources implements EquivalentResourceMapper {
     return store ? { group: resource.group, version: resource.version, kind: store.descriptor.kind } : undefined;
   }
 
-  async convert(objects: readonly unknown[], to: GroupVersionKind): Promise<unknown[]> {
-    const cr = this.customResourceOfKind(to);
-    if (!cr) throw new Error(`no served resource of kind ${to.kind} in group ${to.group}`);
+  async convert(objects: readonly unknown[], to: GroupVersionResource): Promise<unknown[]> {
+    const cr = this.customResources?.versionsOf(to.group, to.resource);
+    if (!cr) throw new Error(`no served custom resource ${to.resource}.${to.group}`);
     const objs = objects.map((o) => {
       if (!isObj(o)) throw new Error('the object to convert is not a JSON object');
       return o;
     });
     return cr.converter.convert(objs, `${to.group}/${to.version}`);
-  }
-
-  private customResourceOfKind(to: GroupVersionKind): CustomResourceVersions | undefined {
-    for (const store of this.registry.allStores()) {
-      if (store.descriptor.group !== to.group || store.descriptor.kind !== to.kind) continue;
-      return this.customResources?.versionsOf(to.group, store.descriptor.plural);
-    }
-    return undefined;
   }
 }

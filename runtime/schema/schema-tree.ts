@@ -43,13 +43,13 @@ export interface ClosureRef {
 /** A validation closure: the value, the old value (updates) and the context errors go to. */
 export type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
 
-export const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
+const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
-export interface StrCheck { k: 'minLen' | 'maxLen'; n: number }
-export interface PatternCheck { k: 'pattern'; re: RegExp; pattern: string }
-export interface FormatCheck { k: 'format'; fname: string }
-export interface NumBound { k: 'min' | 'max'; n: number; exc: boolean }
-export interface MultipleCheck { k: 'multiple'; f: number }
+interface StrCheck { k: 'minLen' | 'maxLen'; n: number }
+interface PatternCheck { k: 'pattern'; re: RegExp; pattern: string }
+interface FormatCheck { k: 'format'; fname: string }
+interface NumBound { k: 'min' | 'max'; n: number; exc: boolean }
+interface MultipleCheck { k: 'multiple'; f: number }
 
 /** One compiled schema node: structure (for defaulting and pruning) and what to generate. */
 export interface TreeNode {

@@ -18,8 +18,8 @@ parentPort.on('message', (msg) => {
   }
   let result;
   try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    result = { ok: true, log: r.log, checkpointed: r.checkpointed };
+    db.pragma('wal_checkpoint(PASSIVE)');
+    result = { ok: true };
   } catch (e) {
     result = { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -12,8 +12,6 @@ import { Worker } from 'node:worker_threads';
 
 interface CheckpointResult {
   ok: boolean;
-  log?: number;
-  checkpointed?: number;
   error?: string;
 }
 
