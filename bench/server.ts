@@ -16,7 +16,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request, type IncomingMessage } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -42,17 +42,40 @@ const LIST_SAMPLES = 15;
 
 // ------------------------------------------------------------------ the bare baseline server
 
-/** GET /<name>: a fixed body; POST /post: parse the body, stringify it, 201. Port on stdout. */
-async function bareServer(bodiesFile: string): Promise<void> {
+/**
+ * GET /<name>: a fixed body. POST /post: parse the body, stringify it, 201. POST /durable: the same
+ * plus SqliteStorage.create of the object under a generated name, answered once it is on disk: the
+ * storage backend's share of a durable create, without the API server. Port on stdout.
+ */
+async function bareServer(bodiesFile: string, storageDir: string): Promise<void> {
   const bodies = new Map(Object.entries(JSON.parse(readFileSync(bodiesFile, 'utf8')) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]));
+  const { SqliteStorage } = await import('../runtime/storage/sqlite.ts');
+  const { isStorageError } = await import('../runtime/storage/interface.ts');
+  const { generateName } = await import('../runtime/registry/object.ts');
+  const storage = new SqliteStorage({ dataDir: storageDir });
+  const reply = (res: ServerResponse, status: number, out: string): void => {
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    res.end(out);
+  };
   const server = createServer((req, res) => {
     if (req.method === 'POST') {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const out = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))) + '\n';
-        res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-        res.end(out);
+        if (req.url !== '/durable') return reply(res, 201, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))) + '\n');
+        const obj = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { metadata: Record<string, string> };
+        // A generated name can collide, as in the registry: try another one.
+        const store = (attempt: number): void => {
+          obj.metadata.name = generateName(obj.metadata.generateName ?? '');
+          storage.create(`/registry/configmaps/bench-post/${obj.metadata.name}`, JSON.stringify(obj)).then(
+            (rev) => {
+              obj.metadata.resourceVersion = String(rev);
+              reply(res, 201, JSON.stringify(obj) + '\n');
+            },
+            (e: unknown) => (isStorageError(e, 'KeyExists') && attempt < 7 ? store(attempt + 1) : reply(res, 500, JSON.stringify({ error: String(e) }))),
+          );
+        };
+        store(0);
       });
       return;
     }
@@ -67,7 +90,7 @@ async function bareServer(bodiesFile: string): Promise<void> {
   });
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => process.stdout.write(`bare listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
-  process.on('SIGTERM', () => process.exit(0));
+  process.on('SIGTERM', () => void storage.close().finally(() => process.exit(0)));
 }
 
 // ------------------------------------------------------------------ processes
@@ -146,6 +169,7 @@ async function must(p: Promise<Reply>, status: number, what: string): Promise<Re
 
 interface Load {
   rps: number;
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -179,8 +203,8 @@ async function autocannon(url: string, o: LoadOptions): Promise<Load> {
   if (o.token) args.push('-H', `Authorization=Bearer ${o.token}`);
   if (o.body !== undefined) args.push('-H', 'Content-Type=application/json', '-b', o.body);
   args.push(url);
-  const j = JSON.parse(await run(process.execPath, args)) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
-  return { rps: j.requests.average, p50: j.latency.p50, p99: j.latency.p99, non2xx: j.non2xx, errors: j.errors + j.timeouts };
+  const j = JSON.parse(await run(process.execPath, args)) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
+  return { rps: j.requests.average, requests: j.requests.total, p50: j.latency.p50, p99: j.latency.p99, non2xx: j.non2xx, errors: j.errors + j.timeouts };
 }
 
 let wrkScripts = 0;
@@ -205,6 +229,7 @@ async function wrk(url: string, o: LoadOptions): Promise<Load> {
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   return {
     rps: num(/Requests\/sec:\s+([\d.]+)/),
+    requests: num(/(\d+) requests in /),
     p50: ms(/\n\s+50%\s+([\d.]+)(us|ms|s|m)\b/),
     p99: ms(/\n\s+99%\s+([\d.]+)(us|ms|s|m)\b/),
     non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
@@ -223,23 +248,66 @@ function median(xs: number[]): number {
 const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const verdict = (ok: boolean): string => (ok ? 'meets target' : 'BELOW TARGET');
 
-async function sideBySide(label: string, bare: () => Promise<Load>, ours: () => Promise<Load>): Promise<{ bare: number; ours: number; ratio: number }> {
-  const b: number[] = [];
-  const o: number[] = [];
-  // One unrecorded round per side first: both servers reach steady state (JIT, caches) before measuring.
-  for (const [which, run] of [['bare', bare], ['ours', ours]] as const) {
-    const r = await run();
-    if (r.non2xx || r.errors) throw new Error(`${label} warm-up (${which}): ${r.non2xx} non-2xx, ${r.errors} errors`);
-  }
+/** A server under load: its name in the output, its process (for CPU time) and one load round against it. */
+interface Side {
+  readonly name: string;
+  readonly pid: number | undefined;
+  readonly round: () => Promise<Load>;
+}
+
+interface SideFigures {
+  /** Median requests/s. */
+  readonly rps: number;
+  /** Median server CPU (user + system, all threads) per request in µs; NaN without /proc. */
+  readonly cpu: number;
+}
+
+const CLOCK_TICK_US = 10_000; // USER_HZ is 100 on Linux
+
+/** utime + stime of a process in µs, from /proc/<pid>/stat (undefined elsewhere). */
+function cpuTime(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold spaces
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
+}
+
+/** One unrecorded warm-up round per side, then ROUNDS interleaved rounds; medians per side. */
+async function sideBySide(label: string, sides: readonly Side[]): Promise<Map<string, SideFigures>> {
+  const rps = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+  const cpu = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+  const check = (r: Load, which: string): void => {
+    if (r.non2xx || r.errors) throw new Error(`${label} (${which}): ${r.non2xx} non-2xx, ${r.errors} errors`);
+  };
+  // Warm-up: every server reaches steady state (JIT, caches) before measuring.
+  for (const side of sides) check(await side.round(), `${side.name} warm-up`);
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [which, run, into] of [['bare', bare, b], ['ours', ours, o]] as const) {
-      const r = await run();
-      if (r.non2xx || r.errors) throw new Error(`${label} (${which}): ${r.non2xx} non-2xx, ${r.errors} errors`);
-      into.push(r.rps);
-      process.stdout.write(`  ${label} round ${i + 1} ${which}: ${fmt(r.rps)} req/s (p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms)\n`);
+    for (const side of sides) {
+      const before = cpuTime(side.pid);
+      const r = await side.round();
+      const after = cpuTime(side.pid);
+      check(r, side.name);
+      const perRequest = before !== undefined && after !== undefined && r.requests > 0 ? (after - before) / r.requests : NaN;
+      rps.get(side.name)?.push(r.rps);
+      cpu.get(side.name)?.push(perRequest);
+      const cpuText = Number.isNaN(perRequest) ? '' : `, ${fmt(perRequest)} µs CPU/request`;
+      process.stdout.write(`  ${label} round ${i + 1} ${side.name}: ${fmt(r.rps)} req/s (p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms${cpuText})\n`);
     }
   }
-  return { bare: median(b), ours: median(o), ratio: median(o) / median(b) };
+  return new Map(sides.map((s) => [s.name, { rps: median(rps.get(s.name) ?? []), cpu: median(cpu.get(s.name) ?? []) }]));
+}
+
+/** Requests/s of `ours` and `bare` from side-by-side figures, and their ratio. */
+function ratioOf(figures: Map<string, SideFigures>, ours: string, bare: string): { ours: number; bare: number; ratio: number } {
+  const o = figures.get(ours)?.rps ?? NaN;
+  const b = figures.get(bare)?.rps ?? NaN;
+  return { ours: o, bare: b, ratio: o / b };
+}
+
+/** "server CPU per <what>, µs: bare 40, ours 190, ..." (nothing where /proc is missing). */
+function writeCpuLine(what: string, figures: Map<string, SideFigures>): void {
+  const parts = [...figures].filter(([, f]) => !Number.isNaN(f.cpu)).map(([name, f]) => `${name} ${fmt(f.cpu)}`);
+  if (parts.length) process.stdout.write(`                    server CPU per ${what}, µs: ${parts.join(', ')}\n`);
 }
 
 /** Median time of `n` sequential GETs of `path` (one keep-alive connection). */
@@ -392,25 +460,40 @@ async function main(): Promise<void> {
     const page10k = (await must(call(ours.url, 'GET', `/api/v1/namespaces/bench-10k/configmaps?limit=${PAGE}`, token), 200, 'list')).body.toString();
     const bodiesFile = join(work, 'bodies.json');
     writeFileSync(bodiesFile, JSON.stringify({ get: getBody, page: page10k }));
-    const bare = await startProcess(['bench/server.ts', '--bare', bodiesFile], /bare listening on (http:\/\/127\.0\.0\.1:\d+)/, 'bare server');
+    const bare = await startProcess(['bench/server.ts', '--bare', bodiesFile, join(work, 'bare-storage')], /bare listening on (http:\/\/127\.0\.0\.1:\d+)/, 'bare server');
     procs.push(bare);
 
     // 1. GET by name.
     process.stdout.write(`\nGET by name (${Buffer.byteLength(getBody)}-byte body, ${GET_CONNECTIONS} connections)\n`);
-    const get = await sideBySide(
-      'GET',
-      () => loadgen(`${bare.url}/get`, { connections: GET_CONNECTIONS }),
-      () => loadgen(ours.url + getPath, { connections: GET_CONNECTIONS, token }),
-    );
+    const getFigures = await sideBySide('GET', [
+      { name: 'bare', pid: bare.proc.pid, round: () => loadgen(`${bare.url}/get`, { connections: GET_CONNECTIONS }) },
+      { name: 'ours', pid: ours.proc.pid, round: () => loadgen(ours.url + getPath, { connections: GET_CONNECTIONS, token }) },
+    ]);
+    const get = ratioOf(getFigures, 'ours', 'bare');
 
     // 2. Durable create (generateName: every request creates a new object; each 201 is committed to disk).
     const createBody = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'post-', labels: { app: 'bench' } }, data: { 'config.yaml': 'replicas: 3\nimage: registry.example.com/app:1\n', blob: 'x'.repeat(256) } });
-    process.stdout.write(`\ndurable create (${Buffer.byteLength(createBody)}-byte body, ${POST_CONNECTIONS} connections; bare: parse + stringify + 201)\n`);
-    const create = await sideBySide(
-      'POST',
-      () => loadgen(`${bare.url}/post`, { connections: POST_CONNECTIONS, method: 'POST', body: createBody }),
-      () => loadgen(`${ours.url}/api/v1/namespaces/bench-post/configmaps`, { connections: POST_CONNECTIONS, method: 'POST', body: createBody, token }),
+    process.stdout.write(
+      `\ndurable create (${Buffer.byteLength(createBody)}-byte body, ${POST_CONNECTIONS} connections; bare: parse + stringify + 201; ` +
+        'bare+storage: the same plus a durable SqliteStorage.create; ours-memory: our server on --storage memory)\n',
     );
+    // Our server on memory storage: the API path of a create without durability.
+    const memDir = join(work, 'memory');
+    const oursMemory = await startProcess(['runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', 'memory', '--insecure-http', '--data-dir', memDir], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'server (memory)');
+    procs.push(oursMemory);
+    const memToken = readFileSync(join(memDir, 'admin.token'), 'utf8').trim();
+    await must(call(oursMemory.url, 'POST', '/api/v1/namespaces', memToken, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-post' } }), 201, 'namespace on memory');
+    const post = (url: string, auth?: string) => () => loadgen(url, { connections: POST_CONNECTIONS, method: 'POST', body: createBody, token: auth });
+    const createFigures = await sideBySide('POST', [
+      { name: 'bare', pid: bare.proc.pid, round: post(`${bare.url}/post`) },
+      { name: 'ours', pid: ours.proc.pid, round: post(`${ours.url}/api/v1/namespaces/bench-post/configmaps`, token) },
+      { name: 'bare+storage', pid: bare.proc.pid, round: post(`${bare.url}/durable`) },
+      { name: 'ours-memory', pid: oursMemory.proc.pid, round: post(`${oursMemory.url}/api/v1/namespaces/bench-post/configmaps`, memToken) },
+    ]);
+    await oursMemory.stop();
+    const create = ratioOf(createFigures, 'ours', 'bare');
+    const durableFloor = ratioOf(createFigures, 'bare+storage', 'bare');
+    const apiOnly = ratioOf(createFigures, 'ours-memory', 'bare');
 
     // 3. LIST pages of 500: the first page and a page from the middle (continue token), per collection size.
     process.stdout.write(`\nLIST limit=${PAGE} (sequential, one connection, median of ${LIST_SAMPLES})\n`);
@@ -446,7 +529,10 @@ async function main(): Promise<void> {
     const fanMedian = median(fan);
     process.stdout.write('\nsummary (medians)\n');
     process.stdout.write(`  GET by name       ours ${fmt(get.ours)} req/s, bare ${fmt(get.bare)} req/s, ratio ${get.ratio.toFixed(2)} (target >= 0.70: ${verdict(get.ratio >= 0.7)})\n`);
+    writeCpuLine('GET', getFigures);
     process.stdout.write(`  durable create    ours ${fmt(create.ours)} req/s, bare ${fmt(create.bare)} req/s, ratio ${create.ratio.toFixed(2)} (target >= 0.50: ${verdict(create.ratio >= 0.5)})\n`);
+    process.stdout.write(`                    for reference: bare+storage ${fmt(durableFloor.ours)} req/s (ratio ${durableFloor.ratio.toFixed(2)}), ours-memory ${fmt(apiOnly.ours)} req/s (ratio ${apiOnly.ratio.toFixed(2)})\n`);
+    writeCpuLine('create', createFigures);
     process.stdout.write(
       `  LIST page of 500  first page: 10k ${fmt(small.first, 2)} ms, 100k ${fmt(large.first, 2)} ms, ratio 100k/10k ${(large.first / small.first).toFixed(2)}; middle page: 10k ${fmt(small.middle, 2)} ms, 100k ${fmt(large.middle, 2)} ms, ratio ${(large.middle / small.middle).toFixed(2)} (target: no growth, ~1.0)\n`,
     );
@@ -460,7 +546,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--bare') {
-  void bareServer(process.argv[3]);
+  void bareServer(process.argv[3], process.argv[4]);
 } else {
   main().then(
     () => process.exit(0),
