@@ -39,10 +39,10 @@ export function sendValue(res: ServerResponse, code: number, value: unknown, con
   sendEncoded(res, code, encode(value, encoding, pretty), contentType, extraHeaders);
 }
 
-/** A body already encoded (as `encode` does). */
 /** Bodies from this size on are encoded to UTF-8 once, rather than measured for Content-Length and then encoded again. */
 const ENCODE_ONCE = 16 * 1024;
 
+/** A body already encoded (as `encode` does). */
 export function sendEncoded(res: ServerResponse, code: number, body: string, contentType: string, extraHeaders: Record<string, string> = {}): void {
   const data = body.length >= ENCODE_ONCE ? Buffer.from(body) : body;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': typeof data === 'string' ? Buffer.byteLength(data) : data.length, ...extraHeaders });

@@ -14,6 +14,15 @@ function rng(seed: number): () => number {
 
 const ALPHABET = ['a', 'b', 'z', '0', '~', 'é', '\uffff', '😀', '/'];
 
+describe('compareKeys', () => {
+  // ASCII only (native comparison), one side or both with code units from U+D800 (the loop).
+  const KEYS = ['', 'a', 'ab', 'b', '/r/a', '\u00e9', '\ud7ff', '\ue000', '\uffff', '\u{1f600}', 'a\u{1f600}', 'a\uffff', 'a\ue000z', '\u{10ffff}', 'a\u{1f600}b'];
+  const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
+  it.each(KEYS.flatMap((a) => KEYS.map((b) => [a, b])))('orders %j and %j as their UTF-8 bytes', (a, b) => {
+    expect(sign(compareKeys(a, b))).toBe(sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  });
+});
+
 describe('SortedKeyIndex', () => {
   it('counts and walks ranges as a sorted set does, through inserts and removals', () => {
     const r = rng(7);
