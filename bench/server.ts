@@ -2,17 +2,22 @@
 // node:http server returning bodies of the same size, side by side in one run, on this machine.
 //
 //   GET by name         requests/s, ours / bare                     (target >= 0.7)
-//   durable create      requests/s, ours / bare POST parse+stringify (target >= 0.5)
+//   durable create      requests/s, ours / bare POST parse+stringify (target >= 0.5), beside two
+//                       references: the bare POST plus SqliteStorage.create (durable storage without
+//                       the API) and ours on --storage memory (the API without durability)
 //   LIST limit=500      page time out of 10,000 and out of 100,000 objects; the ratio (target ~1)
 //   1,000 watchers      time from a write until the last watcher has the event (target <= 50 ms)
 //
-// Three processes: this orchestrator (seeding, sequential LIST timing, the watchers), the server
-// under test, and the load generator (wrk when installed, else autocannon's CLI; a child process per run), so the load
-// generator never shares an event loop with a server. Runs are interleaved (bare, ours, bare,
+// Separate processes: this orchestrator (seeding, sequential LIST timing, the watchers), each server
+// under test, and the load generator (wrk when installed, else autocannon's CLI; a child process per
+// run), so that no two of them share an event loop. Runs are interleaved (bare, ours, bare,
 // ours, ...) after one unrecorded warm-up round per side, and medians are printed, because the
 // machines are shared and noisy.
 //
-// Internal mode: `tsx bench/server.ts --bare <bodies.json>` is the baseline server.
+// Every round also reads the server's CPU time from /proc/<pid>/stat (Linux): CPU per request is
+// steadier than requests/s on a shared machine, and shows where a ratio comes from.
+//
+// Internal mode: `tsx bench/server.ts --bare <bodies.json> [<storage dir>]` is the baseline server.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,16 +48,17 @@ const LIST_SAMPLES = 15;
 // ------------------------------------------------------------------ the bare baseline server
 
 /**
- * GET /<name>: a fixed body. POST /post: parse the body, stringify it, 201. POST /durable: the same
- * plus SqliteStorage.create of the object under a generated name, answered once it is on disk: the
+ * GET /<name>: a fixed body. POST /post: parse the body, stringify it, 201. With a storage directory
+ * (its own process, so that the baseline carries no storage threads), POST /durable: the same plus
+ * SqliteStorage.create of the object under a generated name, answered once it is on disk: the
  * storage backend's share of a durable create, without the API server. Port on stdout.
  */
-async function bareServer(bodiesFile: string, storageDir: string): Promise<void> {
+async function bareServer(bodiesFile: string, storageDir: string | undefined): Promise<void> {
   const bodies = new Map(Object.entries(JSON.parse(readFileSync(bodiesFile, 'utf8')) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]));
   const { SqliteStorage } = await import('../runtime/storage/sqlite.ts');
   const { isStorageError } = await import('../runtime/storage/interface.ts');
   const { generateName } = await import('../runtime/registry/object.ts');
-  const storage = new SqliteStorage({ dataDir: storageDir });
+  const storage = storageDir === undefined ? undefined : new SqliteStorage({ dataDir: storageDir });
   const reply = (res: ServerResponse, status: number, out: string): void => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
     res.end(out);
@@ -62,7 +68,7 @@ async function bareServer(bodiesFile: string, storageDir: string): Promise<void>
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        if (req.url !== '/durable') return reply(res, 201, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))) + '\n');
+        if (req.url !== '/durable' || !storage) return reply(res, 201, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))) + '\n');
         const obj = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { metadata: Record<string, string> };
         // A generated name can collide, as in the registry: try another one.
         const store = (attempt: number): void => {
@@ -90,7 +96,7 @@ async function bareServer(bodiesFile: string, storageDir: string): Promise<void>
   });
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => process.stdout.write(`bare listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
-  process.on('SIGTERM', () => void storage.close().finally(() => process.exit(0)));
+  process.on('SIGTERM', () => void (storage?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
 }
 
 // ------------------------------------------------------------------ processes
@@ -297,11 +303,11 @@ async function sideBySide(label: string, sides: readonly Side[]): Promise<Map<st
   return new Map(sides.map((s) => [s.name, { rps: median(rps.get(s.name) ?? []), cpu: median(cpu.get(s.name) ?? []) }]));
 }
 
-/** Requests/s of `ours` and `bare` from side-by-side figures, and their ratio. */
-function ratioOf(figures: Map<string, SideFigures>, ours: string, bare: string): { ours: number; bare: number; ratio: number } {
-  const o = figures.get(ours)?.rps ?? NaN;
-  const b = figures.get(bare)?.rps ?? NaN;
-  return { ours: o, bare: b, ratio: o / b };
+/** Median requests/s of `side` and of `baseline` from side-by-side figures, and their ratio. */
+function ratioOf(figures: Map<string, SideFigures>, side: string, baseline: string): { rps: number; baselineRps: number; ratio: number } {
+  const rps = figures.get(side)?.rps ?? NaN;
+  const baselineRps = figures.get(baseline)?.rps ?? NaN;
+  return { rps, baselineRps, ratio: rps / baselineRps };
 }
 
 /** "server CPU per <what>, µs: bare 40, ours 190, ..." (nothing where /proc is missing). */
@@ -460,7 +466,7 @@ async function main(): Promise<void> {
     const page10k = (await must(call(ours.url, 'GET', `/api/v1/namespaces/bench-10k/configmaps?limit=${PAGE}`, token), 200, 'list')).body.toString();
     const bodiesFile = join(work, 'bodies.json');
     writeFileSync(bodiesFile, JSON.stringify({ get: getBody, page: page10k }));
-    const bare = await startProcess(['bench/server.ts', '--bare', bodiesFile, join(work, 'bare-storage')], /bare listening on (http:\/\/127\.0\.0\.1:\d+)/, 'bare server');
+    const bare = await startProcess(['bench/server.ts', '--bare', bodiesFile], /bare listening on (http:\/\/127\.0\.0\.1:\d+)/, 'bare server');
     procs.push(bare);
 
     // 1. GET by name.
@@ -477,7 +483,9 @@ async function main(): Promise<void> {
       `\ndurable create (${Buffer.byteLength(createBody)}-byte body, ${POST_CONNECTIONS} connections; bare: parse + stringify + 201; ` +
         'bare+storage: the same plus a durable SqliteStorage.create; ours-memory: our server on --storage memory)\n',
     );
-    // Our server on memory storage: the API path of a create without durability.
+    // The bare server with durable storage, and our server on memory storage (the API path of a create without durability).
+    const bareDurable = await startProcess(['bench/server.ts', '--bare', bodiesFile, join(work, 'bare-storage')], /bare listening on (http:\/\/127\.0\.0\.1:\d+)/, 'bare server (storage)');
+    procs.push(bareDurable);
     const memDir = join(work, 'memory');
     const oursMemory = await startProcess(['runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', 'memory', '--insecure-http', '--data-dir', memDir], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'server (memory)');
     procs.push(oursMemory);
@@ -487,10 +495,11 @@ async function main(): Promise<void> {
     const createFigures = await sideBySide('POST', [
       { name: 'bare', pid: bare.proc.pid, round: post(`${bare.url}/post`) },
       { name: 'ours', pid: ours.proc.pid, round: post(`${ours.url}/api/v1/namespaces/bench-post/configmaps`, token) },
-      { name: 'bare+storage', pid: bare.proc.pid, round: post(`${bare.url}/durable`) },
+      { name: 'bare+storage', pid: bareDurable.proc.pid, round: post(`${bareDurable.url}/durable`) },
       { name: 'ours-memory', pid: oursMemory.proc.pid, round: post(`${oursMemory.url}/api/v1/namespaces/bench-post/configmaps`, memToken) },
     ]);
     await oursMemory.stop();
+    await bareDurable.stop();
     const create = ratioOf(createFigures, 'ours', 'bare');
     const durableFloor = ratioOf(createFigures, 'bare+storage', 'bare');
     const apiOnly = ratioOf(createFigures, 'ours-memory', 'bare');
@@ -528,10 +537,10 @@ async function main(): Promise<void> {
     const large = pageTimes['bench-100k'];
     const fanMedian = median(fan);
     process.stdout.write('\nsummary (medians)\n');
-    process.stdout.write(`  GET by name       ours ${fmt(get.ours)} req/s, bare ${fmt(get.bare)} req/s, ratio ${get.ratio.toFixed(2)} (target >= 0.70: ${verdict(get.ratio >= 0.7)})\n`);
+    process.stdout.write(`  GET by name       ours ${fmt(get.rps)} req/s, bare ${fmt(get.baselineRps)} req/s, ratio ${get.ratio.toFixed(2)} (target >= 0.70: ${verdict(get.ratio >= 0.7)})\n`);
     writeCpuLine('GET', getFigures);
-    process.stdout.write(`  durable create    ours ${fmt(create.ours)} req/s, bare ${fmt(create.bare)} req/s, ratio ${create.ratio.toFixed(2)} (target >= 0.50: ${verdict(create.ratio >= 0.5)})\n`);
-    process.stdout.write(`                    for reference: bare+storage ${fmt(durableFloor.ours)} req/s (ratio ${durableFloor.ratio.toFixed(2)}), ours-memory ${fmt(apiOnly.ours)} req/s (ratio ${apiOnly.ratio.toFixed(2)})\n`);
+    process.stdout.write(`  durable create    ours ${fmt(create.rps)} req/s, bare ${fmt(create.baselineRps)} req/s, ratio ${create.ratio.toFixed(2)} (target >= 0.50: ${verdict(create.ratio >= 0.5)})\n`);
+    process.stdout.write(`                    for reference: bare+storage ${fmt(durableFloor.rps)} req/s (ratio ${durableFloor.ratio.toFixed(2)}), ours-memory ${fmt(apiOnly.rps)} req/s (ratio ${apiOnly.ratio.toFixed(2)})\n`);
     writeCpuLine('create', createFigures);
     process.stdout.write(
       `  LIST page of 500  first page: 10k ${fmt(small.first, 2)} ms, 100k ${fmt(large.first, 2)} ms, ratio 100k/10k ${(large.first / small.first).toFixed(2)}; middle page: 10k ${fmt(small.middle, 2)} ms, 100k ${fmt(large.middle, 2)} ms, ratio ${(large.middle / small.middle).toFixed(2)} (target: no growth, ~1.0)\n`,
