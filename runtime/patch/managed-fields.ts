@@ -6,7 +6,7 @@
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
 import { deepCopy, isObject, type Definitions, type JsonObject } from './schema-nav.ts';
-import { addedFields, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
+import { addedFields, addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -114,17 +114,19 @@ export function decodeManagedFields(entries: unknown): Managed {
 /** Encodes managers to entries in upstream's order (Apply before Update, then time, manager, apiVersion, subresource). */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
   const out: ManagedFieldsEntry[] = [];
-  for (const m of managed.values()) {
-    if (m.set.empty()) continue;
-    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
-    if (m.time) e.time = m.time;
-    e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = m.set.toFieldsV1();
-    if (m.subresource) e.subresource = m.subresource;
-    out.push(e);
-  }
+  for (const m of managed.values()) if (!m.set.empty()) out.push(entryOf(m, m.set.toFieldsV1()));
   if (out.length > 1) out.sort(compareEntries);
   return out;
+}
+
+/** The entry of one manager, its fields given in FieldsV1 form (upstream's field order). */
+function entryOf(m: Omit<ManagerState, 'set'>, fieldsV1: JsonObject): ManagedFieldsEntry {
+  const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+  if (m.time) e.time = m.time;
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fieldsV1;
+  if (m.subresource) e.subresource = m.subresource;
+  return e;
 }
 
 function compareText(a: string, b: string): number {
@@ -142,8 +144,8 @@ function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
   );
 }
 
-/** Paths the stripMeta manager never lets a manager own. */
-const STRIP_SET = FieldSet.fromPaths(
+/** The fields no manager owns: type meta and the server-set metadata (a member only: its children stay). */
+export const STRIP_SET = FieldSet.fromPaths(
   [
     ['apiVersion'],
     ['kind'],
@@ -380,6 +382,15 @@ export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: Upda
       next.metadata = m;
     }
     try {
+      if (managed.size === 0 && (opts.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS) >= 1) {
+        // The usual create (no managedFields sent): the one entry, its FieldsV1 written in one walk.
+        const fieldsV1 = addedFieldsV1(next, schema, definitions, ignored, STRIP_SET);
+        if (fieldsV1 !== undefined) {
+          const st = { manager: opts.manager || 'unknown', operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource ?? '', time: formatTime(opts.now) };
+          setManagedFields(next, Object.keys(fieldsV1).length === 0 ? [] : [entryOf(st, fieldsV1)]);
+          return next;
+        }
+      }
       changed = addedFields(next, schema, definitions, ignored);
     } catch (err) {
       if (err instanceof TypedValueError) return next;

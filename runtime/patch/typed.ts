@@ -8,8 +8,8 @@
 // objects granular, lists atomic.
 
 import type { Schema } from '../schema/types.ts';
-import { FieldSet, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
-import { childSchema, isObject, itemSchema, jsonEqual, resolveSchema, typeOf, type Definitions, type JsonObject, type TypeNode } from './schema-nav.ts';
+import { FieldSet, comparePathElements, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
+import { childSchema, compareStrings, isObject, itemSchema, jsonEqual, resolveSchema, typeOf, type Definitions, type JsonObject, type TypeNode } from './schema-nav.ts';
 
 /** An object that does not fit its schema for field tracking (upstream: ValidationErrors from typed). */
 export class TypedValueError extends Error {}
@@ -283,6 +283,82 @@ function childSet(parent: FieldSet, key: string, pe: PathElement): FieldSet {
     parent.children.set(key, n);
   }
   return n.set;
+}
+
+/**
+ * `addedFields(obj, …, ignored).difference(strip).toFieldsV1()` in one walk that writes the FieldsV1
+ * object directly: no field sets, no difference copy, no sorting of set members (a create's managed
+ * fields, the hot path of every create). `ignored` leaves out an element with everything under it;
+ * `strip` leaves out an element as a member only, as FieldSet.difference does (its children stay).
+ * Undefined where two list items would share a path element's place in FieldsV1 (the set walk merges
+ * them; the caller then takes that walk). Throws TypedValueError as addedFields does.
+ */
+export function addedFieldsV1(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet, strip: FieldSet): JsonObject | undefined {
+  const ctx: Ctx = { defs };
+  const t = typeOf(schema, defs);
+  const out = emitFields(obj, t.kind === 'untyped' ? 'granularUntyped' : t, ignored.empty() ? undefined : ignored, strip, false, [], ctx);
+  return out === SHARED_ELEMENT ? undefined : (out ?? {});
+}
+
+/** Two list items with one FieldsV1 key (or with equal path elements): the set walk is the reference. */
+const SHARED_ELEMENT = Symbol('shared list element');
+type Emitted = JsonObject | undefined | typeof SHARED_ELEMENT;
+
+/** The FieldsV1 entry of one element (undefined: none), as walkAdded then FieldSet.emit would give it. */
+function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, ignored: FieldSet | undefined, strip: FieldSet | undefined, path: PathElement[], ctx: Ctx): Emitted {
+  if (ignored?.members.has(key)) return undefined;
+  const member = !strip?.members.has(key);
+  const node: TypeNode | 'leaf' | 'granularUntyped' = t.kind === 'untyped' ? effective(t, r) : t;
+  let content: Emitted;
+  if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) content = undefined;
+  else if (node !== 'granularUntyped' && node.kind === 'list') {
+    if (node.relationship === 'atomic' || isEmptyish(r, 'list')) content = undefined;
+    else {
+      path.push(pe);
+      content = emitItems(r as unknown[], node, ignored?.children.get(key)?.set, strip?.children.get(key)?.set, member, path, ctx);
+      path.pop();
+    }
+  } else if (atomicMap(node) || isEmptyish(r, 'map')) content = undefined;
+  else {
+    path.push(pe);
+    content = emitFields(r as JsonObject, node, ignored?.children.get(key)?.set, strip?.children.get(key)?.set, member, path, ctx);
+    path.pop();
+  }
+  if (content === undefined) return member ? {} : undefined;
+  return content;
+}
+
+/**
+ * The entries of a granular map's fields, in field-name order (PathElement order for fields);
+ * `self`: the map is a member too, so a non-empty result starts with `.`.
+ */
+function emitFields(rm: JsonObject, node: TypeNode | 'granularUntyped', ignored: FieldSet | undefined, strip: FieldSet | undefined, self: boolean, path: PathElement[], ctx: Ctx): Emitted {
+  let out: JsonObject | undefined;
+  for (const f of Object.keys(rm).sort(compareStrings)) {
+    const key = `f:${f}`;
+    const v = emitElement(rm[f], fieldType(node, f, ctx).type, { field: f }, key, ignored, strip, path, ctx);
+    if (v === SHARED_ELEMENT) return v;
+    if (v !== undefined) (out ??= self ? { '.': {} } : {})[key] = v;
+  }
+  return out;
+}
+
+/** The entries of a granular list's items, in PathElement order; `self` as for emitFields. */
+function emitItems(list: unknown[], node: Extract<TypeNode, { kind: 'list' }>, ignored: FieldSet | undefined, strip: FieldSet | undefined, self: boolean, path: PathElement[], ctx: Ctx): Emitted {
+  const et = typeOf(elemSchema(node, ctx), ctx.defs);
+  const items = [...indexList(node, list, path, ctx).values()].map(({ pe, item }) => ({ pe, item, key: serializePathElement(pe) }));
+  items.sort((a, b) => comparePathElements(a.pe, b.pe));
+  const keys = new Set<string>();
+  let out: JsonObject | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const { pe, item, key } = items[i];
+    if (keys.has(key) || (i > 0 && comparePathElements(items[i - 1].pe, pe) === 0)) return SHARED_ELEMENT;
+    keys.add(key);
+    const v = emitElement(item, et, pe, key, ignored, strip, path, ctx);
+    if (v === SHARED_ELEMENT) return v;
+    if (v !== undefined) (out ??= self ? { '.': {} } : {})[key] = v;
+  }
+  return out;
 }
 
 function indexList(t: Extract<TypeNode, { kind: 'list' }>, list: unknown[], path: PathElement[], ctx: Ctx): Map<string, { pe: PathElement; item: unknown }> {
