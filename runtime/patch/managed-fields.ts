@@ -6,7 +6,7 @@
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
 import { deepCopy, isObject, type Definitions, type JsonObject } from './schema-nav.ts';
-import { addedFields, addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
+import { addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -361,62 +361,33 @@ function decodeLiveOrNew(oldObj: unknown, newObj: unknown, ignoreNew: boolean): 
  * patch), as upstream's fieldmanager Update: the manager takes the fields it added or changed
  * (from whoever owned them), removed fields leave every manager, managers left empty are
  * dropped, and the object is returned with its new `metadata.managedFields`.
- * Returns a new object; the inputs are not modified (on create, the result shares everything but
- * its top level and metadata with `newObj`). On an object that cannot be typed (e.g. a
+ * Returns a new object; the inputs are not modified (on the usual create, the result shares
+ * everything but its top level and metadata with `newObj`). On an object that cannot be typed (e.g. a
  * map-list element without its key) managedFields are removed, as upstream's UpdateNoErrors does.
  */
 export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: UpdateOptions, schema: Schema | undefined, definitions: Definitions): JsonObject {
   const managed = decodeLiveOrNew(oldObj, newObj, !!opts.subresource);
   const ignored = ignoredSet(opts.ignoredFields);
-  let next: JsonObject;
-  let changed: FieldSet;
-  let removed: FieldSet | undefined;
-  if (oldObj === undefined && isObject(newObj) && Object.keys(newObj).length > 0 && createTopType(schema, definitions)) {
-    // Create: every field of the new object is added; nothing is modified or removed. One walk
-    // gives the added set (as compare({}, next) would), and the object is copied only where
-    // managedFields are replaced (the top level and metadata).
-    next = { ...newObj };
-    if (isObject(newObj.metadata)) {
-      const m = { ...newObj.metadata };
-      delete m.managedFields;
-      next.metadata = m;
-    }
-    try {
-      if (managed.size === 0 && (opts.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS) >= 1) {
-        // The usual create (no managedFields sent): the one entry, its FieldsV1 written in one walk.
-        const fieldsV1 = addedFieldsV1(next, schema, definitions, ignored, STRIP_SET);
-        if (fieldsV1 !== undefined) {
-          const st = { manager: opts.manager || 'unknown', operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource ?? '', time: formatTime(opts.now) };
-          setManagedFields(next, Object.keys(fieldsV1).length === 0 ? [] : [entryOf(st, fieldsV1)]);
-          return next;
-        }
-      }
-      changed = addedFields(next, schema, definitions, ignored);
-    } catch (err) {
-      if (err instanceof TypedValueError) return next;
-      throw err;
-    }
-  } else {
-    const live = withoutManagedFields(oldObj ?? {});
-    next = withoutManagedFields(newObj);
-    let cmp: Comparison;
-    try {
-      cmp = filterComparison(compare(live, next, schema, definitions), ignored);
-    } catch (err) {
-      if (err instanceof TypedValueError) return next;
-      throw err;
-    }
-    changed = cmp.modified.union(cmp.added);
-    removed = cmp.removed;
+  if (oldObj === undefined && managed.size === 0 && isObject(newObj) && Object.keys(newObj).length > 0 && createTopType(schema, definitions)) {
+    const created = createdWithManagedFields(newObj, opts, schema, definitions, ignored);
+    if (created) return created;
   }
+  const live = withoutManagedFields(oldObj ?? {});
+  const next = withoutManagedFields(newObj);
+  let cmp: Comparison;
+  try {
+    cmp = filterComparison(compare(live, next, schema, definitions), ignored);
+  } catch (err) {
+    if (err instanceof TypedValueError) return next;
+    throw err;
+  }
+  const changed = cmp.modified.union(cmp.added);
   for (const [id, m] of managed) {
-    let set = m.set.difference(m.set.intersection(changed));
-    if (removed) set = set.difference(removed);
+    const set = m.set.difference(m.set.intersection(changed)).difference(cmp.removed);
     if (set.empty()) managed.delete(id);
     else managed.set(id, { ...m, set });
   }
-  // (the create walk already left the ignored fields out)
-  const current = stripMeta(removed ? changed.recursiveDifference(ignored) : changed);
+  const current = stripMeta(changed.recursiveDifference(ignored));
   if (!current.empty()) {
     const st = {
       manager: opts.manager || 'unknown',
@@ -430,5 +401,32 @@ export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: Upda
   }
   capUpdateManagers(managed, opts.maxUpdateManagers);
   setManagedFields(next, encodeManagedFields(managed));
+  return next;
+}
+
+/**
+ * The usual create (no managedFields sent, or reset): one Update entry, its FieldsV1 written in one
+ * walk (what compare({}, next) and encodeManagedFields give, without field sets), and the object
+ * copied only where managedFields change (the top level and metadata). Undefined where that walk
+ * declines (two list items sharing one key): the caller compares instead.
+ */
+function createdWithManagedFields(newObj: JsonObject, opts: UpdateOptions, schema: Schema | undefined, definitions: Definitions, ignored: FieldSet): JsonObject | undefined {
+  if ((opts.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS) < 1) return undefined;
+  const next = { ...newObj };
+  if (isObject(newObj.metadata)) {
+    const m = { ...newObj.metadata };
+    delete m.managedFields;
+    next.metadata = m;
+  }
+  let fieldsV1: JsonObject | undefined;
+  try {
+    fieldsV1 = addedFieldsV1(next, schema, definitions, ignored, STRIP_SET);
+  } catch (err) {
+    if (err instanceof TypedValueError) return next;
+    throw err;
+  }
+  if (fieldsV1 === undefined) return undefined;
+  const st = { manager: opts.manager || 'unknown', operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource ?? '', time: formatTime(opts.now) };
+  setManagedFields(next, Object.keys(fieldsV1).length === 0 ? [] : [entryOf(st, fieldsV1)]);
   return next;
 }

@@ -4,19 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FieldSet } from './fieldpath.ts';
-import { ignoredSet, STRIP_SET } from './managed-fields.ts';
+import { filterComparison, ignoredSet, STRIP_SET } from './managed-fields.ts';
 import type { JsonObject } from './schema-nav.ts';
 import { defs, kind } from './test-defs.ts';
-import { addedFields, addedFieldsV1, TypedValueError } from './typed.ts';
+import { addedFieldsV1, compare, TypedValueError } from './typed.ts';
 
-// addedFieldsV1 writes a create's FieldsV1 in one walk; the field-set walk (addedFields, then
-// difference, then toFieldsV1) is its reference: same entries, same key order, same errors.
+// addedFieldsV1 writes a create's FieldsV1 in one walk; the general comparison of {} with the
+// object (added fields, minus the ignored ones, minus the stripped members, as FieldsV1) is its
+// reference: same entries, same key order, same errors.
 
 type Outcome = { fieldsV1: string } | { error: 'TypedValueError' } | { fallback: true };
 
 function viaSets(obj: JsonObject, kindName: string, ignored: FieldSet, strip: FieldSet): Outcome {
   try {
-    return { fieldsV1: JSON.stringify(addedFields(obj, kind(kindName), defs, ignored).difference(strip).toFieldsV1()) };
+    return { fieldsV1: JSON.stringify(filterComparison(compare({}, obj, kind(kindName), defs), ignored).added.difference(strip).toFieldsV1()) };
   } catch (e) {
     if (e instanceof TypedValueError) return { error: 'TypedValueError' };
     throw e;
@@ -51,7 +52,7 @@ const objects = readdirSync(objectsDir).sort().flatMap((dir) =>
     }),
 );
 
-describe('addedFieldsV1 = addedFields + difference + toFieldsV1', () => {
+describe('addedFieldsV1 = compare({}, obj).added, filtered and stripped, as FieldsV1', () => {
   it('reads the object fixtures', () => expect(objects.length).toBeGreaterThan(300));
 
   describe.each(VARIANTS)('%s', (_name, ignored, strip) => {
@@ -81,7 +82,7 @@ describe('addedFieldsV1 = addedFields + difference + toFieldsV1', () => {
     });
   });
 
-  it('declines where two list items differ but share one FieldsV1 key (the set walk merges them)', () => {
+  it('declines where two list items differ but share one FieldsV1 key (the comparison merges them)', () => {
     const obj = csiNode([{ name: { x: 1, y: 2 }, nodeID: '1' }, { name: { y: 2, x: 1 }, topologyKeys: ['t'] }]);
     expect(direct(obj, 'CSINode', new FieldSet(), STRIP_SET)).toEqual({ fallback: true });
     expect(viaSets(obj, 'CSINode', new FieldSet(), STRIP_SET)).toHaveProperty('fieldsV1');

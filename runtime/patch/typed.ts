@@ -205,8 +205,8 @@ function walkCompare(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c
 }
 
 /**
- * Whether compare({}, obj) of a create may take the one-walk path (addedFields): the top-level
- * type is a granular map (typed or untyped), as it is for every resource kind.
+ * Whether a create may take the one-walk path (addedFieldsV1): the top-level type is a granular
+ * map (typed or untyped), as it is for every resource kind.
  */
 export function createTopType(schema: Schema | undefined, defs: Definitions): boolean {
   const t = typeOf(schema, defs);
@@ -214,84 +214,12 @@ export function createTopType(schema: Schema | undefined, defs: Definitions): bo
 }
 
 /**
- * compare({}, obj).added for a non-empty object whose top-level type passes createTopType, minus
- * every path at or under a member of `ignored` (filterComparison): one walk, no copies, building
- * the set level by level instead of inserting whole paths.
- */
-export function addedFields(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet): FieldSet {
-  const ctx: Ctx = { defs };
-  const t = typeOf(schema, defs);
-  const node: TypeNode | 'granularUntyped' = t.kind === 'untyped' ? 'granularUntyped' : t;
-  const set = new FieldSet();
-  const path: PathElement[] = [];
-  const ig = ignored.empty() ? undefined : ignored;
-  for (const k of Object.keys(obj)) {
-    walkAdded(obj[k], fieldType(node, k, ctx).type, { field: k }, path, set, ig, ctx);
-  }
-  return set;
-}
-
-/** walkCompare(MISSING, r, t) for the element `pe` of the set `parent` (whose path is `path`). */
-function walkAdded(r: unknown, t: TypeNode, pe: PathElement, path: PathElement[], parent: FieldSet, ignored: FieldSet | undefined, ctx: Ctx): void {
-  let igChild: FieldSet | undefined;
-  let key: string | undefined;
-  if (ignored) {
-    key = serializePathElement(pe);
-    if (ignored.members.has(key)) return;
-    igChild = ignored.children.get(key)?.set;
-  }
-  const node: TypeNode | 'leaf' | 'granularUntyped' = t.kind === 'untyped' ? (r === MISSING ? 'leaf' : effective(t, r)) : t;
-  if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) {
-    parent.members.set(key ?? serializePathElement(pe), pe);
-    return;
-  }
-  if (node !== 'granularUntyped' && node.kind === 'list') {
-    if (node.relationship === 'atomic' || isEmptyish(r, 'list')) {
-      parent.members.set(key ?? serializePathElement(pe), pe);
-      return;
-    }
-    path.push(pe);
-    const idx = indexList(node, r as unknown[], path, ctx);
-    const et = typeOf(elemSchema(node, ctx), ctx.defs);
-    const k = key ?? serializePathElement(pe);
-    let child: FieldSet | undefined;
-    for (const { pe: ipe, item } of idx.values()) {
-      child ??= childSet(parent, k, pe);
-      walkAdded(item, et, ipe, path, child, igChild, ctx);
-    }
-    path.pop();
-    parent.members.set(k, pe);
-    return;
-  }
-  if (atomicMap(node) || isEmptyish(r, 'map')) {
-    parent.members.set(key ?? serializePathElement(pe), pe);
-    return;
-  }
-  const k = key ?? serializePathElement(pe);
-  const child = childSet(parent, k, pe);
-  path.push(pe);
-  const rm = r as JsonObject;
-  for (const f of Object.keys(rm)) walkAdded(rm[f], fieldType(node, f, ctx).type, { field: f }, path, child, igChild, ctx);
-  path.pop();
-  parent.members.set(k, pe);
-}
-
-function childSet(parent: FieldSet, key: string, pe: PathElement): FieldSet {
-  let n = parent.children.get(key);
-  if (!n) {
-    n = { pe, set: new FieldSet() };
-    parent.children.set(key, n);
-  }
-  return n.set;
-}
-
-/**
- * `addedFields(obj, …, ignored).difference(strip).toFieldsV1()` in one walk that writes the FieldsV1
- * object directly: no field sets, no difference copy, no sorting of set members (a create's managed
- * fields, the hot path of every create). `ignored` leaves out an element with everything under it;
- * `strip` leaves out an element as a member only, as FieldSet.difference does (its children stay).
- * Undefined where two list items would share a path element's place in FieldsV1 (the set walk merges
- * them; the caller then takes that walk). Throws TypedValueError as addedFields does.
+ * The FieldsV1 of compare({}, obj).added, minus the paths at or under a member of `ignored`
+ * (filterComparison), minus the members of `strip` (FieldSet.difference: their children stay), in
+ * one walk that writes the FieldsV1 object directly: no field sets, no copies, no sorting of set
+ * members. This is the managedFields entry of a create, on the path of every create. Undefined
+ * where two list items would share one FieldsV1 key (compare merges them; the caller then takes
+ * compare). Throws TypedValueError where compare would.
  */
 export function addedFieldsV1(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet, strip: FieldSet): JsonObject | undefined {
   const ctx: Ctx = { defs };
@@ -300,13 +228,18 @@ export function addedFieldsV1(obj: JsonObject, schema: Schema | undefined, defs:
   return out === SHARED_ELEMENT ? undefined : (out ?? {});
 }
 
-/** Two list items with one FieldsV1 key (or with equal path elements): the set walk is the reference. */
+/** Two list items with one FieldsV1 key (or with equal path elements): compare is the reference. */
 const SHARED_ELEMENT = Symbol('shared list element');
 type Emitted = JsonObject | undefined | typeof SHARED_ELEMENT;
 
-/** The FieldsV1 entry of one element (undefined: none), as walkAdded then FieldSet.emit would give it. */
+/** The FieldsV1 entry of one element (undefined: none), as compare's set then FieldSet.emit would give it. */
 function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, ignored: FieldSet | undefined, strip: FieldSet | undefined, path: PathElement[], ctx: Ctx): Emitted {
-  if (ignored?.members.has(key)) return undefined;
+  if (ignored?.members.has(key)) {
+    // compare() types the whole object before ignored fields are filtered out: a value under an
+    // ignored field that does not fit its schema still throws.
+    emitElement(r, t, pe, key, undefined, undefined, path, ctx);
+    return undefined;
+  }
   const member = !strip?.members.has(key);
   const node: TypeNode | 'leaf' | 'granularUntyped' = t.kind === 'untyped' ? effective(t, r) : t;
   let content: Emitted;
