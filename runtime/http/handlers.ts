@@ -9,14 +9,16 @@ import { fieldErr } from '../schema/errors.ts';
 import type { FieldError } from '../schema/types.ts';
 import { admissionWarnings, admitter, deleteOptionsObject, writeOptionsObject, type OperationOptions, type WebhookAdmission } from './admission.ts';
 import type { UserInfo } from './auth.ts';
-import { decodeObjectBody, decodeText, mediaType, readBody } from './body.ts';
+import { decodeObject, decodeObjectBody, mediaType, objectBodyWarnings, readBody } from './body.ts';
 import { negotiateResource, type Negotiated } from './negotiation.ts';
-import { APPLY_PATCH, applyJsonPatch, applyMergePatch, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.ts';
+import { queryBool } from './query-bool.ts';
+import { APPLY_PATCH, applyJsonPatch, applyMergePatch, decodeApplyPatchBody, decodeJsonPatchBody, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.ts';
 import { encode, sendEncoded, sendValue, setWarnings, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers } from './route-types.ts';
 import { partialObjectMetadata, tableRow, toTable, columnDefinitions, type IncludeObject } from './table.ts';
 import { apply as serverSideApply, ApplyConflictError, applyStrategicMergePatch, defaultFieldManager, ManagedFieldsError, StrategicMergePatchError, validateFieldManager } from '../patch/index.ts';
 import type { Schema } from '../schema/types.ts';
+import { onServerShutdown } from './lifecycle.ts';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -41,13 +43,7 @@ export function supportedPatchTypes(withSchema: boolean): string[] {
 
 // ------------------------------------------------------------------ query parameters
 
-function boolParam(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null) return undefined;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0' || v === '') return false;
-  throw ApiError.badRequest(`invalid value for ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-}
+const boolParam = queryBool;
 
 function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
@@ -143,9 +139,11 @@ function respond(ctx: RequestContext, code: number, n: Negotiated, value: unknow
   sendValue(ctx.res, code, value, n.contentType, n.encoding, wantsPretty(ctx.req, ctx.query));
 }
 
-async function objectBody(ctx: RequestContext): Promise<Obj> {
+/** The decoded body and its duplicate-key warnings (fieldValidation=Strict: 400 instead). */
+async function objectBody(ctx: RequestContext, fieldValidation: FieldValidation): Promise<{ body: Obj; warnings: string[] }> {
   const buf = await readBody(ctx.req);
-  return decodeObjectBody(buf, ctx.req.headers['content-type']) as Obj;
+  const decoded = decodeObject(buf, ctx.req.headers['content-type'], ctx.store.descriptor.kind);
+  return { body: decoded.value as Obj, warnings: objectBodyWarnings(decoded, fieldValidation, ctx.store.descriptor.kind) };
 }
 
 function namespaceOf(ctx: RequestContext): string | undefined {
@@ -231,6 +229,8 @@ async function watch(ctx: RequestContext): Promise<void> {
     writeHeaders();
     res.end();
   };
+  // The server shutting down ends the stream cleanly, as upstream's watch handler returns on its shutdown signal.
+  onServerShutdown(res, finish);
   let firstTable = true;
   const serialize = (type: WatchEventType, object: Obj): string => {
     if (n.shape === 'object') {
@@ -311,19 +311,19 @@ async function watch(ctx: RequestContext): Promise<void> {
 async function create(ctx: RequestContext): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'CreateOptions', ctx.req.headers['user-agent']);
-  const body = await objectBody(ctx);
+  const { body, warnings } = await objectBody(ctx, opts.fieldValidation);
   const admit = admitOf(ctx, { CREATE: writeOptionsOf(ctx, 'CreateOptions', opts.dryRun) });
   const result = await ctx.store.create(namespaceOf(ctx), body, { ...opts, admit });
-  respond(ctx, 201, n, renderObject(ctx, n, result.object), result.warnings);
+  respond(ctx, 201, n, renderObject(ctx, n, result.object), [...warnings, ...result.warnings]);
 }
 
 async function update(ctx: RequestContext, subresource?: 'status'): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'UpdateOptions', ctx.req.headers['user-agent']);
-  const body = await objectBody(ctx);
+  const { body, warnings } = await objectBody(ctx, opts.fieldValidation);
   const admit = admitOf(ctx, { UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun) });
   const result = await ctx.store.update(namespaceOf(ctx), nameOf(ctx), body, { ...opts, subresource, admit });
-  respond(ctx, 200, n, renderObject(ctx, n, result.object), result.warnings);
+  respond(ctx, 200, n, renderObject(ctx, n, result.object), [...warnings, ...result.warnings]);
 }
 
 async function patch(ctx: RequestContext, subresource?: 'status'): Promise<void> {
@@ -339,16 +339,15 @@ async function patch(ctx: RequestContext, subresource?: 'status'): Promise<void>
   }
   const text = (await readBody(ctx.req)).toString('utf8');
   if (type === APPLY_PATCH) return applyPatch(ctx, n, text, opts, force === true, subresource);
+  // Decoded once (400s and duplicate-key findings before any work); a retry re-parses the known-good text afresh.
+  const decoded = decodeJsonPatchBody(text, type, opts.fieldValidation);
+  let firstAttempt = true;
+  const patchValue = (): unknown => (firstAttempt ? ((firstAttempt = false), decoded.value) : JSON.parse(text));
   const apply = (current: Obj): Obj => {
-    if (type === JSON_PATCH) return applyJsonPatch(current, text);
-    if (type === MERGE_PATCH) return applyMergePatch(current, text);
+    if (type === JSON_PATCH) return applyJsonPatch(current, { value: patchValue(), warnings: [] });
+    if (type === MERGE_PATCH) return applyMergePatch(current, { value: patchValue(), warnings: [] });
     const defs = shapes as Record<string, Schema>;
-    let patchDoc: unknown;
-    try {
-      patchDoc = JSON.parse(text);
-    } catch (e) {
-      throw ApiError.badRequest(`error decoding patch: ${(e as Error).message}`);
-    }
+    const patchDoc = patchValue();
     try {
       return applyStrategicMergePatch(current, patchDoc, defs[ctx.store.descriptor.kind], defs) as Obj;
     } catch (e) {
@@ -359,7 +358,7 @@ async function patch(ctx: RequestContext, subresource?: 'status'): Promise<void>
   // As upstream, webhooks see the PatchOptions converted to the options of the operation performed.
   const admit = admitOf(ctx, { UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun) });
   const result = await ctx.store.patch(namespaceOf(ctx), nameOf(ctx), apply, { ...opts, subresource, admit });
-  respond(ctx, 200, n, renderObject(ctx, n, result.object), result.warnings);
+  respond(ctx, 200, n, renderObject(ctx, n, result.object), [...decoded.warnings, ...result.warnings]);
 }
 
 /**
@@ -376,7 +375,7 @@ async function applyPatch(
 ): Promise<void> {
   const store = ctx.store;
   const shapes = ctx.shapes as Record<string, Schema>;
-  const applied = decodeText(text, 'yaml');
+  const { value: applied, warnings } = decodeApplyPatchBody(text, opts.fieldValidation);
   if (!isObj(applied)) throw ApiError.badRequest('the apply patch must be an object');
   const name = nameOf(ctx);
   const ns = namespaceOf(ctx);
@@ -413,14 +412,14 @@ async function applyPatch(
         const m = (isObj(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Record<string, unknown>;
         if (m.name === undefined) m.name = name;
         const created = await store.create(ns, obj, { ...opts, managedFieldsSet: true, admit });
-        respond(ctx, 201, n, renderObject(ctx, n, created.object), created.warnings);
+        respond(ctx, 201, n, renderObject(ctx, n, created.object), [...warnings, ...created.warnings]);
         return;
       }
       const obj = run(live);
       const m = (isObj(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Record<string, unknown>;
       m.resourceVersion = metaOf(live).resourceVersion;
       const updated = await store.update(ns, name, obj, { ...opts, subresource, fromPatch: true, managedFieldsSet: true, admit });
-      respond(ctx, 200, n, renderObject(ctx, n, updated.object), updated.warnings);
+      respond(ctx, 200, n, renderObject(ctx, n, updated.object), [...warnings, ...updated.warnings]);
       return;
     } catch (e) {
       // Another writer got in between: read again and re-apply, as upstream does.

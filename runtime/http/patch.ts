@@ -4,6 +4,9 @@
 import fastJsonPatch from 'fast-json-patch';
 import { ApiError } from '../errors/api-error.ts';
 import { isObj, type Obj } from '../registry/object.ts';
+import { decodeJson, decodeYaml } from './decode/decode.ts';
+import { DecodeError } from './decode/decode-error.ts';
+import { type FieldValidationDirective, handleDuplicates, jsonDuplicateErrors, strictDecodingError, yamlDuplicateError } from './decode/duplicate-fields.ts';
 
 const { applyPatch, JsonPatchError } = fastJsonPatch;
 
@@ -14,12 +17,52 @@ export const APPLY_PATCH = 'application/apply-patch+yaml';
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
 
-function parseJson(text: string): unknown {
+/** A patch body decoded once: the value, and the duplicate-key warnings fieldValidation=Warn asks for. */
+export interface DecodedPatch {
+  value: unknown;
+  warnings: string[];
+}
+
+/** Upstream's 422 for strict-decoding findings in a JSON, merge or strategic merge patch (the patched object it quotes left out). */
+function strictPatchRejected(errors: readonly string[]): ApiError {
+  return ApiError.invalid({ group: '', kind: '' }, '', [{ field: 'patch', reason: 'FieldValueInvalid', message: `Invalid value: ${strictDecodingError(errors)}` }]);
+}
+
+/**
+ * Decodes a JSON patch, merge patch or strategic merge patch body (400 `error decoding patch: …`
+ * when malformed, too deep or out of range); duplicate keys per fieldValidation, worded as
+ * upstream (`json patch duplicate field "[0].op"` for JSON patches).
+ */
+export function decodeJsonPatchBody(text: string, type: string, directive: FieldValidationDirective = 'Ignore'): DecodedPatch {
+  let decoded;
   try {
-    return JSON.parse(text);
+    decoded = decodeJson(text);
   } catch (e) {
-    throw ApiError.badRequest(`error decoding patch: ${(e as Error).message}`);
+    if (e instanceof DecodeError) throw ApiError.badRequest(`error decoding patch: ${e.message}`);
+    throw e;
   }
+  const errors = jsonDuplicateErrors(decoded.duplicates, type === JSON_PATCH ? 'json patch ' : '');
+  return { value: decoded.value, warnings: handleDuplicates(errors, directive, strictPatchRejected) };
+}
+
+/**
+ * Decodes a server-side apply body (YAML, or JSON as kubectl sends it): 400 `error decoding patch:
+ * …`; duplicate keys as go-yaml's strict error (Strict: 400 `error strict decoding patch: …`).
+ */
+export function decodeApplyPatchBody(text: string, directive: FieldValidationDirective): DecodedPatch {
+  let decoded;
+  try {
+    decoded = decodeYaml(text);
+  } catch (e) {
+    if (e instanceof DecodeError) throw ApiError.badRequest(`error decoding patch: ${e.format === 'yaml' ? 'error converting YAML to JSON: ' : ''}${e.message}`);
+    throw e;
+  }
+  const errors = decoded.duplicates.length ? [`error converting YAML to JSON: ${yamlDuplicateError(decoded.duplicates)}`] : [];
+  return { value: decoded.value, warnings: handleDuplicates(errors, directive, (errs) => ApiError.badRequest(`error strict decoding patch: ${errs[0]}`)) };
+}
+
+function parseJson(text: string): unknown {
+  return decodeJsonPatchBody(text, MERGE_PATCH).value;
 }
 
 /** The generic 422 upstream answers for a JSON patch operation that fails (including `test`). */
@@ -27,8 +70,8 @@ function patchRejected(detail: string): ApiError {
   return new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ message: detail }] });
 }
 
-export function applyJsonPatch(current: Obj, text: string): Obj {
-  const ops = parseJson(text);
+export function applyJsonPatch(current: Obj, text: string | DecodedPatch): Obj {
+  const ops = typeof text === 'string' ? parseJson(text) : text.value;
   if (!Array.isArray(ops)) throw ApiError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
     throw ApiError.requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
@@ -62,8 +105,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-export function applyMergePatch(current: Obj, text: string): Obj {
-  const patch = parseJson(text);
+export function applyMergePatch(current: Obj, text: string | DecodedPatch): Obj {
+  const patch = typeof text === 'string' ? parseJson(text) : text.value;
   if (!isObj(patch)) throw ApiError.badRequest('json: cannot unmarshal the patch into an object');
   return mergePatch(current, patch) as Obj;
 }

@@ -28,6 +28,12 @@ function readVarint(buf: Buffer, pos: number): [bigint, number] {
   }
 }
 
+/**
+ * One message's fields, read in a loop. Nested messages are only opened by the decoders below,
+ * which follow the fixed kinds' schemas (at most four messages deep: Unknown, the object,
+ * ObjectMeta, a map entry or Time), so no body can make decoding recurse deeper, however nested
+ * its bytes are; an unknown field is skipped unread.
+ */
 function fields(buf: Buffer): Field[] {
   const out: Field[] = [];
   let pos = 0;
