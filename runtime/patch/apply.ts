@@ -23,7 +23,7 @@ import {
   type Managed,
   type ManagedFieldsEntry,
 } from './managed-fields.ts';
-import { isObject, jsonEqual, type Definitions, type JsonObject } from './schema-nav.ts';
+import { deepCopy, isObject, jsonEqual, type Definitions, type JsonObject } from './schema-nav.ts';
 import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError } from './typed.ts';
 
 export interface ApplyOptions {
@@ -160,7 +160,8 @@ export function apply(live: unknown, applied: unknown, opts: ApplyOptions, schem
 
   capUpdateManagers(managed, opts.maxUpdateManagers);
   const entries = encodeManagedFields(managed);
-  const object = objectChanged ? result : liveObj;
+  // the unchanged live object is returned as a copy: liveObj shares everything below metadata with `live`
+  const object = objectChanged ? result : deepCopy(liveObj);
   setManagedFields(object, entries);
   return { object, managedFields: entries, changed: objectChanged };
 }

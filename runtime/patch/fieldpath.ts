@@ -200,20 +200,27 @@ export class FieldSet {
   insert(path: FieldPath): void {
     if (path.length === 0) return;
     let cur: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) cur = cur.child(path[i], true)!;
+    for (let i = 0; i < path.length - 1; i++) cur = cur.childFor(serializePathElement(path[i]), path[i]);
     const last = path[path.length - 1];
     cur.members.set(serializePathElement(last), last);
   }
 
-  /** The child set under `pe` (created when asked). */
-  child(pe: PathElement, create = false): FieldSet | undefined {
-    const k = serializePathElement(pe);
-    let n = this.children.get(k);
-    if (!n && create) {
+  /** The child set under `pe`, if any. */
+  child(pe: PathElement): FieldSet | undefined {
+    return this.children.get(serializePathElement(pe))?.set;
+  }
+
+  /**
+   * The child set under `pe`, made when missing; `key` is serializePathElement(pe). The caller
+   * inserts a member under it at once (a child set is never left empty: see empty()).
+   */
+  childFor(key: string, pe: PathElement): FieldSet {
+    let n = this.children.get(key);
+    if (!n) {
       n = { pe, set: new FieldSet() };
-      this.children.set(k, n);
+      this.children.set(key, n);
     }
-    return n?.set;
+    return n.set;
   }
 
   has(path: FieldPath): boolean {
@@ -227,10 +234,13 @@ export class FieldSet {
     return this.members.has(serializePathElement(pe));
   }
 
+  /**
+   * O(1): no child set is ever empty, since every way of building a set (insert, childFor, the set
+   * operations, FieldsV1 decoding) adds a child only with a member below it. A recursive check
+   * here made the set operations O(depth²) on deep objects.
+   */
   empty(): boolean {
-    if (this.members.size > 0) return false;
-    for (const c of this.children.values()) if (!c.set.empty()) return false;
-    return true;
+    return this.members.size === 0 && this.children.size === 0;
   }
 
   copy(): FieldSet {
@@ -240,13 +250,17 @@ export class FieldSet {
     return s;
   }
 
+  // Each node of either set is visited once (copying this set first and merging into the copy
+  // copied every subtree again at each level below: O(depth²)).
   union(o: FieldSet): FieldSet {
-    const s = this.copy();
+    const s = new FieldSet();
+    for (const [k, pe] of this.members) s.members.set(k, pe);
     for (const [k, pe] of o.members) s.members.set(k, pe);
-    for (const [k, c] of o.children) {
-      const mine = s.children.get(k);
-      s.children.set(k, { pe: c.pe, set: mine ? mine.set.union(c.set) : c.set.copy() });
+    for (const [k, c] of this.children) {
+      const theirs = o.children.get(k);
+      s.children.set(k, theirs ? { pe: theirs.pe, set: c.set.union(theirs.set) } : { pe: c.pe, set: c.set.copy() });
     }
+    for (const [k, c] of o.children) if (!this.children.has(k)) s.children.set(k, { pe: c.pe, set: c.set.copy() });
     return s;
   }
 
@@ -339,22 +353,30 @@ export class FieldSet {
   static fromFieldsV1(v: unknown): FieldSet {
     const s = new FieldSet();
     if (!isObject(v)) throw new FieldsV1Error('expected an object');
-    s.read(v);
+    s.read(v, Object.keys(v));
     return s;
   }
 
-  private read(obj: JsonObject): void {
-    for (const [k, v] of Object.entries(obj)) {
+  // Recurses once per nesting level of the FieldsV1 object; `keys` are obj's own keys, taken once
+  // (V8's for-in collects every key of a large object before the first one).
+  private read(obj: JsonObject, keys: string[]): void {
+    for (const k of keys) {
       if (k === '.') continue;
-      const pe = deserializePathElement(k);
+      const v = obj[k];
+      // `f:<name>` is already the canonical key; other kinds are re-serialized (key order, JSON spacing)
+      const pe = k.startsWith('f:') ? { field: k.slice(2) } : deserializePathElement(k);
+      const key = k.startsWith('f:') ? k : serializePathElement(pe);
       if (!isObject(v)) throw new FieldsV1Error(`expected an object for ${k}`);
-      const keys = Object.keys(v);
-      if (keys.length === 0) {
-        this.members.set(serializePathElement(pe), pe);
-        continue;
+      const childKeys = Object.keys(v);
+      const self = Object.prototype.hasOwnProperty.call(v, '.');
+      if (childKeys.length === 0 || self) this.members.set(key, pe);
+      if (childKeys.length === (self ? 1 : 0)) continue; // `{}` and `{".": {}}` are members without children
+      let c = this.children.get(key);
+      if (!c) {
+        c = { pe, set: new FieldSet() };
+        this.children.set(key, c);
       }
-      if (keys.includes('.')) this.members.set(serializePathElement(pe), pe);
-      this.child(pe, true)!.read(v);
+      c.set.read(v, childKeys);
     }
   }
 

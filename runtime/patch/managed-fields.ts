@@ -5,7 +5,7 @@
 
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
-import { deepCopy, isObject, type Definitions, type JsonObject } from './schema-nav.ts';
+import { isObject, type Definitions, type JsonObject } from './schema-nav.ts';
 import { addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
@@ -311,10 +311,19 @@ export function getManagedFieldsOf(obj: unknown): unknown {
   return isObject(obj) && isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
 }
 
-/** A copy without metadata.managedFields. */
+/**
+ * A copy without metadata.managedFields: only the top level and metadata are copied, the rest is
+ * shared with `obj` (a deep copy of a 100,000-key object costs tens of milliseconds; callers only
+ * write the top level and metadata.managedFields of the copy).
+ */
 export function withoutManagedFields(obj: unknown): JsonObject {
-  const c = isObject(obj) ? deepCopy(obj) : {};
-  if (isObject(c.metadata)) delete c.metadata.managedFields;
+  if (!isObject(obj)) return {};
+  const c = { ...obj };
+  if (isObject(obj.metadata)) {
+    const m = { ...obj.metadata };
+    delete m.managedFields;
+    c.metadata = m;
+  }
   return c;
 }
 
@@ -361,8 +370,8 @@ function decodeLiveOrNew(oldObj: unknown, newObj: unknown, ignoreNew: boolean): 
  * patch), as upstream's fieldmanager Update: the manager takes the fields it added or changed
  * (from whoever owned them), removed fields leave every manager, managers left empty are
  * dropped, and the object is returned with its new `metadata.managedFields`.
- * Returns a new object; the inputs are not modified (on the usual create, the result shares
- * everything but its top level and metadata with `newObj`). On an object that cannot be typed (e.g. a
+ * Returns a new object; the inputs are not modified (the result shares everything but its top
+ * level and metadata with `newObj`). On an object that cannot be typed (e.g. a
  * map-list element without its key) managedFields are removed, as upstream's UpdateNoErrors does.
  */
 export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: UpdateOptions, schema: Schema | undefined, definitions: Definitions): JsonObject {

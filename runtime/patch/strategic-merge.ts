@@ -20,6 +20,8 @@ import {
   ErrNoListOfLists,
   StrategicMergePatchError,
 } from './errors.ts';
+import { deduplicateScalars } from './dedupe-scalars.ts';
+import { goSliceStable } from './go-sort.ts';
 import { childSchema, deepCopy, isObject, itemSchema, patchMergeKey, patchStrategies, resolveSchema, type Definitions, type JsonObject } from './schema-nav.ts';
 
 const directiveMarker = '$patch';
@@ -364,7 +366,8 @@ function mergeSlice(original: unknown[], patch: unknown[], elemSchema: Schema | 
 function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], mergeKey: string): [unknown[], unknown[]] {
   const without: unknown[] = [];
   let replace = false;
-  let orig = original;
+  // upstream deletes the matches of each `$patch: delete` in turn; one pass over a set is the same
+  const toDelete = new Set<unknown>();
   for (const v of patch) {
     const m = v as JsonObject;
     if (!has(m, directiveMarker)) {
@@ -374,7 +377,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     const t = m[directiveMarker];
     if (t === deleteDirective) {
       if (!has(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-      orig = deleteMatchingEntries(orig, mergeKey, m[mergeKey]);
+      toDelete.add(m[mergeKey]);
     } else if (t === replaceDirective) {
       replace = true;
     } else if (t === mergeDirective) {
@@ -384,26 +387,27 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     }
   }
   if (replace) return [without, []];
-  return [orig, without];
+  return [toDelete.size === 0 ? original : deleteMatchingEntries(original, mergeKey, toDelete), without];
 }
 
-function deleteMatchingEntries(original: unknown[], mergeKey: string, value: unknown): unknown[] {
-  const out = [...original];
-  for (;;) {
-    const [, idx, found] = findMapInSliceBasedOnKeyValue(out, mergeKey, value);
-    if (!found) break;
-    out.splice(idx, 1);
-  }
-  return out;
+/** The items without those whose merge key holds one of `values` (every item is a map here: sliceElementType). */
+function deleteMatchingEntries(original: unknown[], mergeKey: string, values: Set<unknown>): unknown[] {
+  return original.filter((v) => !(isObject(v) && has(v, mergeKey) && values.has(v[mergeKey])));
 }
 
 function mergeSliceWithoutSpecialElements(original: unknown[], patch: unknown[], mergeKey: string, elemSchema: Schema | undefined, ctx: Ctx): unknown[] {
+  const index = new MergeKeyIndex(original, mergeKey);
   for (const v of patch) {
     const m = v as JsonObject;
     if (!has(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-    const [origMap, idx, found] = findMapInSliceBasedOnKeyValue(original, mergeKey, m[mergeKey]);
-    if (found && origMap) original[idx] = mergeMap(origMap, m, elemSchema, ctx);
-    else original.push(v);
+    const idx = index.find(m[mergeKey]);
+    if (idx >= 0) {
+      // the merged item keeps its merge key or loses it (a patch `null`); find checks items again
+      original[idx] = mergeMap(original[idx] as JsonObject, m, elemSchema, ctx);
+    } else {
+      original.push(v);
+      index.appended();
+    }
   }
   return original;
 }
@@ -413,29 +417,55 @@ function deleteFromSlice(current: unknown[], toDelete: unknown[]): unknown[] {
   return current.filter((v) => !del.has(v));
 }
 
-function findMapInSliceBasedOnKeyValue(list: unknown[], key: string, value: unknown): [JsonObject | undefined, number, boolean] {
-  for (let i = 0; i < list.length; i++) {
-    const v = list[i];
-    if (!isObject(v)) throw internal(`value for key ${i} is not a map.`);
-    if (has(v, key) && v[key] === value) return [v, i, true];
-  }
-  return [undefined, 0, false];
-}
+/**
+ * Upstream's findMapInSliceBasedOnKeyValue (the first map item whose merge key `===` a value; an
+ * error at the first non-map item scanned before a match) over an index of the list, so that n
+ * lookups cost O(n) instead of O(n²). Follows the list through in-place merges and appends.
+ */
+class MergeKeyIndex {
+  /**
+   * Merge-key value -> the indexes of the items holding it, ascending (first match first), from
+   * `head` on: an item that lost its key in a merge never matches again and is skipped for good.
+   */
+  private readonly byValue = new Map<unknown, { at: number[]; head: number }>();
+  /** Index of the first non-map item (a lookup that misses before it fails there). */
+  private firstNonMap = -1;
+  private indexed = 0;
 
-function deduplicateScalars(s: unknown[]): unknown[] {
-  // upstream's in-place algorithm (order only matters before normalizeElementOrder)
-  let length = s.length - 1;
-  for (let i = 0; i < length; i++) {
-    for (let j = i + 1; j <= length; j++) {
-      if (s[i] === s[j]) {
-        s[j] = s[length];
-        s = s.slice(0, length);
-        length--;
-        j--;
+  constructor(
+    private readonly list: unknown[],
+    private readonly key: string,
+  ) {
+    this.appended();
+  }
+
+  /** Indexes items pushed since the last call (their indexes exceed every indexed one). */
+  appended(): void {
+    for (; this.indexed < this.list.length; this.indexed++) {
+      if (this.firstNonMap >= 0) continue; // nothing after the first non-map is ever reached
+      const v = this.list[this.indexed];
+      if (!isObject(v)) this.firstNonMap = this.indexed;
+      else if (has(v, this.key)) {
+        const entry = this.byValue.get(v[this.key]);
+        if (entry === undefined) this.byValue.set(v[this.key], { at: [this.indexed], head: 0 });
+        else entry.at.push(this.indexed);
       }
     }
   }
-  return s;
+
+  /** The index of the first map whose merge key is `value`, or -1; throws as upstream at a non-map item. */
+  find(value: unknown): number {
+    const entry = this.byValue.get(value);
+    if (entry !== undefined) {
+      for (; entry.head < entry.at.length; entry.head++) {
+        const i = entry.at[entry.head];
+        const v = this.list[i];
+        if (isObject(v) && has(v, this.key) && v[this.key] === value) return i;
+      }
+    }
+    if (this.firstNonMap >= 0) throw internal(`value for key ${this.firstNonMap} is not a map.`);
+    return -1;
+  }
 }
 
 function partitionPrimitivesByPresentInList(original: unknown[], partitionBy: unknown[]): [unknown[], unknown[]] {
@@ -449,11 +479,11 @@ function partitionPrimitivesByPresentInList(original: unknown[], partitionBy: un
 function partitionMapsByPresentInList(original: unknown[], partitionBy: unknown[], mergeKey: string): [unknown[], unknown[]] {
   const patch: unknown[] = [];
   const serverOnly: unknown[] = [];
+  const index = new MergeKeyIndex(partitionBy, mergeKey);
   for (const v of original) {
     if (!isObject(v)) throw errBadArgType('map[string]interface {}', v);
     if (!has(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
-    const [, , found] = findMapInSliceBasedOnKeyValue(partitionBy, mergeKey, v[mergeKey]);
-    (found ? patch : serverOnly).push(v);
+    (index.find(v[mergeKey]) >= 0 ? patch : serverOnly).push(v);
   }
   return [patch, serverOnly];
 }
@@ -471,11 +501,44 @@ function extractToDeleteItems(l: unknown[]): [unknown[], unknown[]] {
 
 const MISSING = Symbol('missing');
 
-function indexOf(l: unknown[], val: unknown, mergeKey: string, kind: ElemKind): number {
-  const get = kind === 'map' ? (item: unknown): unknown => (isObject(item) && has(item, mergeKey) ? item[mergeKey] : MISSING) : (item: unknown): unknown => item;
-  const want = get(val);
-  for (let i = 0; i < l.length; i++) if (get(l[i]) === want) return i;
-  return -1;
+/**
+ * Upstream's index(list, item) (the first position whose merge key, or scalar, `===` the item's)
+ * for every item at once: a Map from that value to its first position. Map keys compare as `===`
+ * does for every JSON value (SameValueZero; JSON has no NaN).
+ */
+class OrderIndex {
+  private readonly first = new Map<unknown, number>();
+
+  constructor(
+    list: unknown[],
+    private readonly mergeKey: string,
+    private readonly kind: ElemKind,
+  ) {
+    for (let i = 0; i < list.length; i++) {
+      const k = this.valueOf(list[i]);
+      if (!this.first.has(k)) this.first.set(k, i);
+    }
+  }
+
+  private valueOf(item: unknown): unknown {
+    if (this.kind !== 'map') return item;
+    return isObject(item) && has(item, this.mergeKey) ? item[this.mergeKey] : MISSING;
+  }
+
+  indexOf(item: unknown): number {
+    return this.first.get(this.valueOf(item)) ?? -1;
+  }
+}
+
+interface Ranked {
+  item: unknown;
+  /** Position in the order list, -1 when absent. */
+  rank: number;
+}
+
+/** Upstream's comparator: by position when both are in the order list, else "less". */
+function lessByRank(a: Ranked, b: Ranked): boolean {
+  return a.rank >= 0 && b.rank >= 0 ? a.rank < b.rank : true;
 }
 
 function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: string, kind: ElemKind): unknown[] {
@@ -490,23 +553,14 @@ function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: stri
     }
     [items, toDelete] = extractToDeleteItems(items);
   }
-  // sort.SliceStable with upstream's comparator (insertion sort)
-  const less = (a: unknown, b: unknown): boolean => {
-    const ia = indexOf(order, a, mergeKey, kind);
-    if (ia >= 0) {
-      const ib = indexOf(order, b, mergeKey, kind);
-      if (ib >= 0) return ia < ib;
-    }
-    return true;
-  };
-  for (let i = 1; i < items.length; i++) {
-    for (let j = i; j > 0 && less(items[j], items[j - 1]); j--) {
-      const t = items[j];
-      items[j] = items[j - 1];
-      items[j - 1] = t;
-    }
-  }
-  return [...items, ...toDelete];
+  // sort.SliceStable with upstream's comparator (not a strict order when an item is missing from
+  // `order`), each item's position in `order` looked up once
+  const index = new OrderIndex(order, mergeKey, kind);
+  const ranked = items.map((item): Ranked => ({ item, rank: index.indexOf(item) }));
+  goSliceStable(ranked, lessByRank);
+  const out = ranked.map((r) => r.item);
+  for (const d of toDelete) out.push(d);
+  return out;
 }
 
 function normalizeElementOrder(patch: unknown[], serverOnly: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey: string, kind: ElemKind): unknown[] {
@@ -517,14 +571,15 @@ function normalizeElementOrder(patch: unknown[], serverOnly: unknown[], patchOrd
 
 function mergeSortedSlice(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: ElemKind): unknown[] {
   const out: unknown[] = [];
+  const index = new OrderIndex(serverOrder, mergeKey, kind);
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
     if (i >= left.length) out.push(right[j++]);
     else if (j >= right.length) out.push(left[i++]);
     else {
-      const li = indexOf(serverOrder, left[i], mergeKey, kind);
-      const ri = indexOf(serverOrder, right[j], mergeKey, kind);
+      const li = index.indexOf(left[i]);
+      const ri = index.indexOf(right[j]);
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }

@@ -42,10 +42,13 @@ function elemSchema(t: Extract<TypeNode, { kind: 'list' }>, ctx: Ctx): Schema | 
   return itemSchema(t.schema, ctx.defs);
 }
 
-/** The path element of one list item (keys of a map list, the value of a set list). */
-export function listItemPathElement(t: Extract<TypeNode, { kind: 'list' }>, item: unknown, ctx: Ctx, path: FieldPath): PathElement {
+/**
+ * The path element of one list item (keys of a map list, the value of a set list); `path` and
+ * `index` locate the item for an error (the item's path is only built then).
+ */
+export function listItemPathElement(t: Extract<TypeNode, { kind: 'list' }>, item: unknown, ctx: Ctx, path: FieldPath, index: number): PathElement {
   if (t.relationship === 'map' && t.keys.length > 0) {
-    if (!isObject(item)) throw new TypedValueError(`${pathToString(path)}: expected map, got ${item === null ? 'null' : Array.isArray(item) ? 'list' : typeof item}`);
+    if (!isObject(item)) throw new TypedValueError(`${pathToString([...path, { index }])}: expected map, got ${item === null ? 'null' : Array.isArray(item) ? 'list' : typeof item}`);
     const es = resolveSchema(elemSchema(t, ctx), ctx.defs);
     const key: [string, unknown][] = [];
     for (const k of t.keys) {
@@ -59,7 +62,7 @@ export function listItemPathElement(t: Extract<TypeNode, { kind: 'list' }>, item
         continue;
       }
       throw new TypedValueError(
-        `${pathToString(path)}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`,
+        `${pathToString([...path, { index }])}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`,
       );
     }
     key.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -74,57 +77,116 @@ export function listItemPathElement(t: Extract<TypeNode, { kind: 'list' }>, item
 export function toFieldSet(value: unknown, schema: Schema | undefined, defs: Definitions): FieldSet {
   const set = new FieldSet();
   const ctx: Ctx = { defs };
-  walkSet(value, typeOf(schema, defs), [], set, ctx);
+  walkSet(value, typeOf(schema, defs), PathCursor.root(set), [], ctx);
   return set;
 }
 
-/** Returns true when the node recorded itself as a leaf. */
-function walkSet(v: unknown, t: TypeNode, path: PathElement[], set: FieldSet, ctx: Ctx): boolean {
+/**
+ * Where a walk stands in the field sets it builds (one, or compare's three): a path's node in
+ * each set is made when first needed and kept, so inserting a path costs O(1) instead of a walk
+ * from the root (O(depth) per insert, O(depth²) over a deep object). The key is serialized once.
+ */
+class PathCursor {
+  private key: string | undefined;
+  private n0: FieldSet | undefined;
+  private n1: FieldSet | undefined;
+  private n2: FieldSet | undefined;
+
+  private constructor(
+    private readonly parent: PathCursor | undefined,
+    private readonly pe: PathElement | undefined,
+  ) {}
+
+  static root(...sets: FieldSet[]): PathCursor {
+    const c = new PathCursor(undefined, undefined);
+    [c.n0, c.n1, c.n2] = sets;
+    return c;
+  }
+
+  /** The cursor of a child path. */
+  at(pe: PathElement): PathCursor {
+    return new PathCursor(this, pe);
+  }
+
+  /** Inserts the cursor's path into set `which` (the empty root path is never a member, as in FieldSet.insert). */
+  insert(which: 0 | 1 | 2 = 0): void {
+    if (this.parent) this.parent.node(which).members.set(this.keyOf(), this.pe as PathElement);
+  }
+
+  private keyOf(): string {
+    return (this.key ??= serializePathElement(this.pe as PathElement));
+  }
+
+  private node(which: 0 | 1 | 2): FieldSet {
+    const have = which === 0 ? this.n0 : which === 1 ? this.n1 : this.n2;
+    if (have) return have;
+    const made = (this.parent as PathCursor).node(which).childFor(this.keyOf(), this.pe as PathElement);
+    if (which === 0) this.n0 = made;
+    else if (which === 1) this.n1 = made;
+    else this.n2 = made;
+    return made;
+  }
+}
+
+function hasAnyKey(o: JsonObject): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
+}
+
+/** Returns true when the node recorded itself as a leaf. Recurses once per nesting level; `path` is a stack for errors. */
+function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): boolean {
   const e = effective(t, v);
   if (e === 'leaf' || (e !== 'granularUntyped' && e.kind === 'scalar')) {
-    set.insert(path);
+    here.insert();
     return true;
   }
   if (e !== 'granularUntyped' && e.kind === 'list') {
     if (e.relationship === 'atomic') {
-      set.insert(path);
+      here.insert();
       return true;
     }
     if (!Array.isArray(v)) return false;
+    const pes = v.map((item, i) => listItemPathElement(e, item, ctx, path, i));
+    // repeats are found by the element's JSON (not its FieldsV1 key), as they always were
+    const ids = pes.map((pe) => JSON.stringify(pe));
     const seen = new Map<string, number>();
-    const pes = v.map((item, i) => listItemPathElement(e, item, ctx, [...path, { index: i }]));
-    const keyOf = (pe: PathElement): string => JSON.stringify(pe);
-    for (const pe of pes) seen.set(keyOf(pe), (seen.get(keyOf(pe)) ?? 0) + 1);
+    for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
     const et = typeOf(elemSchema(e, ctx), ctx.defs);
     const done = new Set<string>();
-    v.forEach((item, i) => {
+    for (let i = 0; i < v.length; i++) {
       const pe = pes[i];
-      const k = keyOf(pe);
-      const childPath = [...path, pe];
-      if ((seen.get(k) ?? 0) > 1) {
+      const id = ids[i];
+      const child = here.at(pe);
+      if ((seen.get(id) ?? 0) > 1) {
         // duplicates are tracked as a whole (upstream: inserted once, not descended)
-        if (!done.has(k)) set.insert(childPath);
-        done.add(k);
-        return;
+        if (!done.has(id)) child.insert();
+        done.add(id);
+        continue;
       }
-      const leaf = walkSet(item, et, childPath, set, ctx);
-      if (!leaf) set.insert(childPath);
-    });
+      path.push(pe);
+      const leaf = walkSet(v[i], et, child, path, ctx);
+      path.pop();
+      if (!leaf) child.insert();
+    }
     return false;
   }
   // maps (typed or deduced)
   if (e !== 'granularUntyped' && e.kind === 'map' && e.atomic) {
-    set.insert(path);
+    here.insert();
     return true;
   }
   if (!isObject(v)) return false;
-  for (const [k, val] of Object.entries(v)) {
+  for (const k of Object.keys(v)) {
+    const val = v[k];
     const { type, declared } = fieldType(e, k, ctx);
-    const childPath = [...path, { field: k }];
-    const leaf = walkSet(val, type, childPath, set, ctx);
+    const pe = { field: k };
+    const child = here.at(pe);
+    path.push(pe);
+    const leaf = walkSet(val, type, child, path, ctx);
+    path.pop();
     if (!leaf) {
-      if (val === null || (isObject(val) && Object.keys(val).length === 0)) set.insert(childPath);
-      else if (!declared) set.insert(childPath);
+      if (val === null || (isObject(val) && !hasAnyKey(val))) child.insert();
+      else if (!declared) child.insert();
     }
   }
   return false;
@@ -143,23 +205,35 @@ const MISSING = undefined;
 
 export function compare(lhs: unknown, rhs: unknown, schema: Schema | undefined, defs: Definitions): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  walkCompare(lhs, rhs, typeOf(schema, defs), [], c, { defs });
+  walkCompare(lhs, rhs, typeOf(schema, defs), PathCursor.root(c.added, c.modified, c.removed), [], { defs });
   return c;
 }
 
-function compareLeaf(l: unknown, r: unknown, path: PathElement[], c: Comparison): void {
-  if (l === MISSING) c.added.insert(path);
-  else if (r === MISSING) c.removed.insert(path);
-  else if (!jsonEqual(l, r)) c.modified.insert(path);
+const ADDED = 0;
+const MODIFIED = 1;
+const REMOVED = 2;
+
+function compareLeaf(l: unknown, r: unknown, here: PathCursor): void {
+  if (l === MISSING) here.insert(ADDED);
+  else if (r === MISSING) here.insert(REMOVED);
+  else if (!jsonEqual(l, r)) here.insert(MODIFIED);
 }
 
-function isEmptyish(v: unknown, kind: 'map' | 'list'): boolean {
-  if (v === MISSING || v === null) return true;
-  if (kind === 'map') return !isObject(v) || Object.keys(v).length === 0;
+/**
+ * A map's own keys ([] for a non-map). The map walks take them once and judge emptiness by them:
+ * V8's for-in collects every key of a dictionary-mode (large) object before the first one.
+ */
+function mapKeys(v: unknown): string[] {
+  return isObject(v) ? Object.keys(v) : [];
+}
+
+/** Absent, null, not a list, or an empty list (maps judge emptiness by mapKeys). */
+function isEmptyList(v: unknown): boolean {
   return !Array.isArray(v) || v.length === 0;
 }
 
-function walkCompare(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: Comparison, ctx: Ctx): void {
+/** Recurses once per nesting level; `path` is a stack for errors. */
+function walkCompare(l: unknown, r: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): void {
   let node: TypeNode | 'leaf' | 'granularUntyped';
   if (t.kind === 'untyped') {
     const el = l === MISSING ? undefined : effective(t, l);
@@ -168,12 +242,12 @@ function walkCompare(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c
   } else node = t;
 
   if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) {
-    compareLeaf(l, r, path, c);
+    compareLeaf(l, r, here);
     return;
   }
   if (node !== 'granularUntyped' && node.kind === 'list') {
-    if (node.relationship === 'atomic' || (isEmptyish(l, 'list') && isEmptyish(r, 'list'))) {
-      compareLeaf(l, r, path, c);
+    if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) {
+      compareLeaf(l, r, here);
       return;
     }
     const ll = Array.isArray(l) ? l : [];
@@ -181,27 +255,43 @@ function walkCompare(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c
     const lIdx = indexList(node, ll, path, ctx);
     const rIdx = indexList(node, rl, path, ctx);
     const et = typeOf(elemSchema(node, ctx), ctx.defs);
-    for (const [k, { pe, item }] of lIdx) walkCompare(item, rIdx.get(k)?.item, et, [...path, pe], c, ctx);
-    for (const [k, { pe, item }] of rIdx) if (!lIdx.has(k)) walkCompare(MISSING, item, et, [...path, pe], c, ctx);
+    for (const [k, { pe, item }] of lIdx) {
+      path.push(pe);
+      walkCompare(item, rIdx.get(k)?.item, et, here.at(pe), path, ctx);
+      path.pop();
+    }
+    for (const [k, { pe, item }] of rIdx) {
+      if (lIdx.has(k)) continue;
+      path.push(pe);
+      walkCompare(MISSING, item, et, here.at(pe), path, ctx);
+      path.pop();
+    }
   } else {
-    if (atomicMap(node) || (isEmptyish(l, 'map') && isEmptyish(r, 'map'))) {
-      compareLeaf(l, r, path, c);
+    const lk = atomicMap(node) ? [] : mapKeys(l);
+    const rk = atomicMap(node) ? [] : mapKeys(r);
+    if (atomicMap(node) || (lk.length === 0 && rk.length === 0)) {
+      compareLeaf(l, r, here);
       return;
     }
     const lm = isObject(l) ? l : {};
     const rm = isObject(r) ? r : {};
-    for (const k of Object.keys(lm)) {
-      walkCompare(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, [...path, { field: k }], c, ctx);
+    for (const k of lk) {
+      const pe = { field: k };
+      path.push(pe);
+      walkCompare(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, here.at(pe), path, ctx);
+      path.pop();
     }
-    for (const k of Object.keys(rm)) {
-      if (!Object.prototype.hasOwnProperty.call(lm, k)) walkCompare(MISSING, rm[k], fieldType(node, k, ctx).type, [...path, { field: k }], c, ctx);
+    for (const k of rk) {
+      if (Object.prototype.hasOwnProperty.call(lm, k)) continue;
+      const pe = { field: k };
+      path.push(pe);
+      walkCompare(MISSING, rm[k], fieldType(node, k, ctx).type, here.at(pe), path, ctx);
+      path.pop();
     }
   }
-  // post-item hook for non-leaf nodes
-  if (path.length > 0) {
-    if (l === MISSING) c.added.insert(path);
-    else if (r === MISSING) c.removed.insert(path);
-  }
+  // post-item hook for non-leaf nodes (the root path is never inserted)
+  if (l === MISSING) here.insert(ADDED);
+  else if (r === MISSING) here.insert(REMOVED);
 }
 
 /**
@@ -224,7 +314,7 @@ export function createTopType(schema: Schema | undefined, defs: Definitions): bo
 export function addedFieldsV1(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet, strip: FieldSet): JsonObject | undefined {
   const ctx: Ctx = { defs };
   const t = typeOf(schema, defs);
-  const out = emitFields(obj, t.kind === 'untyped' ? 'granularUntyped' : t, ignored.empty() ? undefined : ignored, strip, false, [], ctx);
+  const out = emitFields(obj, Object.keys(obj), t.kind === 'untyped' ? 'granularUntyped' : t, ignored.empty() ? undefined : ignored, strip, false, [], ctx);
   return out === SHARED_ELEMENT ? undefined : (out ?? {});
 }
 
@@ -245,17 +335,20 @@ function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, igno
   let content: Emitted;
   if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) content = undefined;
   else if (node !== 'granularUntyped' && node.kind === 'list') {
-    if (node.relationship === 'atomic' || isEmptyish(r, 'list')) content = undefined;
+    if (node.relationship === 'atomic' || isEmptyList(r)) content = undefined;
     else {
       path.push(pe);
       content = emitItems(r as unknown[], node, ignored?.children.get(key)?.set, strip?.children.get(key)?.set, member, path, ctx);
       path.pop();
     }
-  } else if (atomicMap(node) || isEmptyish(r, 'map')) content = undefined;
-  else {
-    path.push(pe);
-    content = emitFields(r as JsonObject, node, ignored?.children.get(key)?.set, strip?.children.get(key)?.set, member, path, ctx);
-    path.pop();
+  } else {
+    const keys = atomicMap(node) ? [] : mapKeys(r);
+    if (keys.length === 0) content = undefined;
+    else {
+      path.push(pe);
+      content = emitFields(r as JsonObject, keys, node, ignored?.children.get(key)?.set, strip?.children.get(key)?.set, member, path, ctx);
+      path.pop();
+    }
   }
   if (content === undefined) return member ? {} : undefined;
   return content;
@@ -265,9 +358,9 @@ function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, igno
  * The entries of a granular map's fields, in field-name order (PathElement order for fields);
  * `self`: the map is a member too, so a non-empty result starts with `.`.
  */
-function emitFields(rm: JsonObject, node: TypeNode | 'granularUntyped', ignored: FieldSet | undefined, strip: FieldSet | undefined, self: boolean, path: PathElement[], ctx: Ctx): Emitted {
+function emitFields(rm: JsonObject, keys: string[], node: TypeNode | 'granularUntyped', ignored: FieldSet | undefined, strip: FieldSet | undefined, self: boolean, path: PathElement[], ctx: Ctx): Emitted {
   let out: JsonObject | undefined;
-  for (const f of Object.keys(rm).sort(compareStrings)) {
+  for (const f of keys.sort(compareStrings)) {
     const key = `f:${f}`;
     const v = emitElement(rm[f], fieldType(node, f, ctx).type, { field: f }, key, ignored, strip, path, ctx);
     if (v === SHARED_ELEMENT) return v;
@@ -297,7 +390,7 @@ function emitItems(list: unknown[], node: Extract<TypeNode, { kind: 'list' }>, i
 function indexList(t: Extract<TypeNode, { kind: 'list' }>, list: unknown[], path: PathElement[], ctx: Ctx): Map<string, { pe: PathElement; item: unknown }> {
   const out = new Map<string, { pe: PathElement; item: unknown }>();
   list.forEach((item, i) => {
-    const pe = listItemPathElement(t, item, ctx, [...path, { index: i }]);
+    const pe = listItemPathElement(t, item, ctx, path, i);
     const k = JSON.stringify(pe);
     if (!out.has(k)) out.set(k, { pe, item });
   });
@@ -312,6 +405,7 @@ export function merge(lhs: unknown, rhs: unknown, schema: Schema | undefined, de
   return walkMerge(lhs, rhs, typeOf(schema, defs), [], { defs });
 }
 
+/** Recurses once per nesting level; `path` is a stack for errors. */
 function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx: Ctx): unknown {
   let node: TypeNode | 'leaf' | 'granularUntyped';
   if (t.kind === 'untyped') {
@@ -323,7 +417,7 @@ function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx
 
   if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) return keepRHS();
   if (node !== 'granularUntyped' && node.kind === 'list') {
-    if (node.relationship === 'atomic' || (isEmptyish(l, 'list') && isEmptyish(r, 'list'))) return keepRHS();
+    if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) return keepRHS();
     if (!Array.isArray(l) && !Array.isArray(r)) return keepRHS();
     const ll = Array.isArray(l) ? l : [];
     const rl = Array.isArray(r) ? r : [];
@@ -332,14 +426,18 @@ function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx
     const et = typeOf(elemSchema(node, ctx), ctx.defs);
     const out: unknown[] = [];
     const mergeItem = (k: string, pe: PathElement): void => {
-      const v = walkMerge(lIdx.get(k)?.item, rIdx.get(k)?.item, et, [...path, pe], ctx);
+      path.push(pe);
+      const v = walkMerge(lIdx.get(k)?.item, rIdx.get(k)?.item, et, path, ctx);
+      path.pop();
       if (v !== MISSING) out.push(v);
     };
     // upstream's ordering: RHS order, with LHS-only items kept where they were
     const lOrder = [...lIdx.keys()];
     const rOrder = [...rIdx.keys()];
     const shared = rOrder.filter((k) => lIdx.has(k));
-    let next: string | undefined = shared.shift();
+    let sharedAt = 0; // a cursor, not shift(): shift is O(n) per call on a large array
+    const nextShared = (): string | undefined => (sharedAt < shared.length ? shared[sharedAt++] : undefined);
+    let next: string | undefined = nextShared();
     let li = 0;
     let ri = 0;
     while (li < lOrder.length || ri < rOrder.length) {
@@ -349,7 +447,7 @@ function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx
           mergeItem(lk, lIdx.get(lk)!.pe);
           li++;
           ri++;
-          next = shared.shift();
+          next = nextShared();
           continue;
         }
         if (rIdx.has(lk) && next !== undefined && next !== lk) {
@@ -369,28 +467,37 @@ function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx
         const rk = rOrder[ri];
         mergeItem(rk, rIdx.get(rk)!.pe);
         ri++;
-        if (next !== undefined && next === rk) next = shared.shift();
+        if (next !== undefined && next === rk) next = nextShared();
       }
     }
     return out.length > 0 ? out : MISSING;
   }
-  if (atomicMap(node) || (isEmptyish(l, 'map') && isEmptyish(r, 'map'))) return keepRHS();
-  if (!isObject(l) && !isObject(r)) return keepRHS();
+  if (atomicMap(node)) return keepRHS();
+  const lk = mapKeys(l);
+  const rk = mapKeys(r);
+  if (lk.length === 0 && rk.length === 0) return keepRHS();
   const lm = isObject(l) ? l : {};
   const rm = isObject(r) ? r : {};
   const out: JsonObject = {};
+  let size = 0;
   const put = (k: string, v: unknown): void => {
     if (v === MISSING) return;
+    size++;
     if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
     else out[k] = v;
   };
-  for (const k of Object.keys(lm)) {
-    put(k, walkMerge(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, [...path, { field: k }], ctx));
+  for (const k of lk) {
+    path.push({ field: k });
+    put(k, walkMerge(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, path, ctx));
+    path.pop();
   }
-  for (const k of Object.keys(rm)) {
-    if (!Object.prototype.hasOwnProperty.call(lm, k)) put(k, walkMerge(MISSING, rm[k], fieldType(node, k, ctx).type, [...path, { field: k }], ctx));
+  for (const k of rk) {
+    if (Object.prototype.hasOwnProperty.call(lm, k)) continue;
+    path.push({ field: k });
+    put(k, walkMerge(MISSING, rm[k], fieldType(node, k, ctx).type, path, ctx));
+    path.pop();
   }
-  return Object.keys(out).length > 0 ? out : MISSING;
+  return size > 0 ? out : MISSING;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -400,6 +507,7 @@ export function removeItems(value: unknown, set: FieldSet, schema: Schema | unde
   return walkRemove(value, set, typeOf(schema, defs), [], { defs });
 }
 
+/** Recurses once per nesting level; `path` is a stack for errors. */
 function walkRemove(v: unknown, set: FieldSet, t: TypeNode, path: PathElement[], ctx: Ctx): unknown {
   const e = effective(t, v);
   if (e === 'leaf' || (e !== 'granularUntyped' && e.kind === 'scalar')) return v;
@@ -408,10 +516,16 @@ function walkRemove(v: unknown, set: FieldSet, t: TypeNode, path: PathElement[],
     const et = typeOf(elemSchema(e, ctx), ctx.defs);
     const out: unknown[] = [];
     v.forEach((item, i) => {
-      const pe = listItemPathElement(e, item, ctx, [...path, { index: i }]);
+      const pe = listItemPathElement(e, item, ctx, path, i);
       if (set.hasMember(pe)) return;
       const sub = set.child(pe);
-      out.push(sub && !sub.empty() ? walkRemove(item, sub, et, [...path, pe], ctx) : item);
+      if (!sub || sub.empty()) {
+        out.push(item);
+        return;
+      }
+      path.push(pe);
+      out.push(walkRemove(item, sub, et, path, ctx));
+      path.pop();
     });
     return out;
   }
@@ -421,7 +535,12 @@ function walkRemove(v: unknown, set: FieldSet, t: TypeNode, path: PathElement[],
     const pe: PathElement = { field: k };
     if (set.hasMember(pe)) continue;
     const sub = set.child(pe);
-    const nv = sub && !sub.empty() ? walkRemove(val, sub, fieldType(e, k, ctx).type, [...path, pe], ctx) : val;
+    let nv = val;
+    if (sub && !sub.empty()) {
+      path.push(pe);
+      nv = walkRemove(val, sub, fieldType(e, k, ctx).type, path, ctx);
+      path.pop();
+    }
     if (k === '__proto__') Object.defineProperty(out, k, { value: nv, enumerable: true, writable: true, configurable: true });
     else out[k] = nv;
   }

@@ -5,7 +5,7 @@
 import type { FieldError } from './types.ts';
 import type { ValidationContext } from './context.ts';
 import { fieldErr, fmtBound, formatValue } from './errors.ts';
-import { numberFormat, stringFormat } from './formats.ts';
+import { base64ErrorOffset, base64ErrorText, numberFormat, stringFormat } from './formats.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { validateEmbeddedResource } from './metadata.ts';
@@ -97,6 +97,12 @@ export const H = {
     c.errors.push(fieldErr.invalid(p, v, `${p} in body should match '${pattern}'`));
   },
   strFormat(c: ValidationContext, p: string, v: string, fname: string): void {
+    if (fname === 'byte') {
+      // bytes may be a Secret's: the path and Go's decode offset, never the value (not even as the bad value)
+      const at = base64ErrorOffset(v, false);
+      c.errors.push({ field: p, reason: 'FieldValueTypeInvalid', message: `Invalid value: ${p} in body must be of type byte: ${base64ErrorText(at < 0 ? 0 : at)}` });
+      return;
+    }
     c.errors.push(fieldErr.typeInvalid(p, v, `${p} in body must be of type ${fname}: ${JSON.stringify(v)}`));
   },
   minimum(c: ValidationContext, p: string, v: number, min: number, exc: boolean): void {
@@ -135,10 +141,11 @@ export const H = {
   notUnique(c: ValidationContext, p: string): void {
     c.errors.push(fieldErr.invalid(p, '', `${p} in body shouldn't contain duplicates`));
   },
-  /** A set list: whether some item repeats (no allocation for lists of strings). */
+  /** A set list: whether some item repeats (no allocation for short lists of strings). */
   setHasDup(v: unknown[]): boolean {
     const n = v.length;
     for (let i = 0; i < n; i++) if (typeof v[i] !== 'string') return setHasDupSlow(v);
+    if (n > PAIRWISE_MAX) return new Set(v).size !== n; // strings: Set identity is string equality
     for (let i = 1; i < n; i++) {
       const s = v[i];
       for (let j = 0; j < i; j++) if (v[j] === s) return true;
@@ -153,9 +160,9 @@ export const H = {
       else seen.add(k);
     }
   },
-  /** A list map: whether two object items share their key (no allocation for one string key). */
+  /** A list map: whether two object items share their key (no allocation for short lists with one string key). */
   mapHasDup(v: unknown[], keys: string[]): boolean {
-    if (keys.length === 1) {
+    if (keys.length === 1 && v.length <= PAIRWISE_MAX) {
       const key = keys[0];
       const n = v.length;
       let simple = true;
@@ -247,6 +254,9 @@ export const H = {
     }
   },
 };
+
+/** Longest list checked pair by pair (O(n²) without allocation); longer lists use a Set (O(n)). */
+const PAIRWISE_MAX = 32;
 
 function setHasDupSlow(v: unknown[]): boolean {
   const seen = new Set<string>();

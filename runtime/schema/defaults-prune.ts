@@ -45,11 +45,19 @@ export function applyDefaults(n: TreeNode, x: unknown): void {
     applyDefaults(c, x[k]);
   }
 }
-/** Upstream structural pruning; returns the dropped paths in `out`. */
+/** Whether pruning can change a value: only objects and lists hold fields to drop. */
+function hasChildren(x: unknown): boolean {
+  return typeof x === 'object' && x !== null;
+}
+
+/**
+ * Upstream structural pruning; returns the dropped paths in `out`. Recurses once per nesting
+ * level, and only into objects and lists, so a map of 100,000 strings builds no child paths.
+ */
 export function prune(n: TreeNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
   const s = structural(n);
   if (Array.isArray(x)) {
-    if (s.items) for (let i = 0; i < x.length; i++) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
+    if (s.items) for (let i = 0; i < x.length; i++) if (hasChildren(x[i])) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
     return;
   }
   if (!isObject(x)) return;
@@ -61,12 +69,14 @@ export function prune(n: TreeNode, x: unknown, path: string, isRoot: boolean, is
     const c = s.props?.get(k);
     if (resourceRoot && k === 'metadata') {
       // keep ObjectMeta; prune it only when the schema describes it fully (a $ref to ObjectMeta)
-      if (c && (c.target || c.isDef)) prune(c, x[k], joinKey(path, k, false), false, false, out);
+      if (c && (c.target || c.isDef) && hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out);
       continue;
     }
-    if (c) prune(c, x[k], joinKey(path, k, false), false, false, out);
-    else if (s.additional) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
-    else if (s.additionalAny || s.preserve) continue;
+    if (c) {
+      if (hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out);
+    } else if (s.additional) {
+      if (hasChildren(x[k])) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
+    } else if (s.additionalAny || s.preserve) continue;
     else {
       delete x[k];
       out.push(joinKey(path, k, false));
