@@ -48,13 +48,16 @@ export const celRuleEngine = createCelRuleEngine();
 export const isCostLimitError = (e: unknown): e is CelCostLimitError => e instanceof CelCostLimitError;
 
 /**
- * The engine for the spec's own rules of the built-in resources: no static cost cap, because upstream
- * checks these in Go without one; inputs are bounded by the 3 MiB request limit and every evaluation
- * by the per-call budget. CRD schemas use `celRuleEngine`, whose estimate rejects expensive rules
- * (the CRD generator drops and lists the built-in rules that would not pass it).
+ * The engine for the spec's own rules of the built-in resources: neither a static cost cap nor a
+ * runtime budget, because upstream checks these in Go without one (a built-in object must validate
+ * whatever its size); inputs are bounded by the 3 MiB request limit, and the spec keeps its rules
+ * linear (per item, correlated by key, not over every pair). CRD schemas use `celRuleEngine` or
+ * runtime/crd's engine, with upstream's per-call budget (the CRD generator drops and lists the
+ * built-in rules that would not pass the estimate).
  */
 export const builtinCelRuleEngine = createCelRuleEngine({
   maxEstimatedCost: Number.POSITIVE_INFINITY,
+  perCallLimit: Number.POSITIVE_INFINITY,
   extraReasons: ['FieldValueNotSupported'],
   allowEmptyMessage: true,
 });

@@ -4,6 +4,7 @@
 // returned as an upstream-shaped field error whose path starts at the schema's own path inside the
 // CRD (`spec.versions[0].schema.openAPIV3Schema.properties[spec].type`).
 import { compileSchema, SchemaCompileError } from '../schema/compile.ts';
+import { compilePattern } from '../schema/pattern.ts';
 import { fieldErr, NIL_COLLECTION } from '../schema/errors.ts';
 import type { FieldError, Schema } from '../schema/types.ts';
 import { crdRuleEngine } from './cel-engine.ts';
@@ -310,15 +311,9 @@ function valueValidation(v: Node, skipAnyOf: boolean, skipFirstAllOfAnyOf: boole
   if (Array.isArray(v.oneOf)) v.oneOf.forEach((x, i) => nestedValueValidation(x, false, false, lvl, idx(p, 'oneOf', i), out));
   if (v.not !== undefined) nestedValueValidation(v.not, false, false, lvl, child(p, 'not'), out);
   if (typeof v.pattern === 'string' && v.pattern !== '') {
-    try {
-      new RegExp(v.pattern, 'u');
-    } catch (e) {
-      try {
-        new RegExp(v.pattern);
-      } catch {
-        out.push(fieldErr.invalid(child(p, 'pattern'), v.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-      }
-    }
+    // Go's regexp.Compile, as upstream: RE2 syntax (no lookaround, no backreferences) and Go's error text
+    const compiled = compilePattern(v.pattern);
+    if (!compiled.ok) out.push(fieldErr.invalid(child(p, 'pattern'), v.pattern, `must be a valid regular expression, but isn't: ${compiled.error}`));
   }
 }
 

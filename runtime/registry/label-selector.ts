@@ -20,7 +20,28 @@ export class SelectorParseError extends Error {
 }
 
 export class LabelSelector {
-  constructor(readonly requirements: readonly LabelRequirement[]) {}
+  /** Requirements the key must be present for (=, ==, in, exists, gt, lt), with their values as a set. */
+  private readonly present: readonly { r: LabelRequirement; values: ReadonlySet<string> }[];
+  /**
+   * Requirements an absent key satisfies (!=, notin, !), by key: an object is checked against those of
+   * its own (few) labels only, so a selector of many such requirements costs nothing per object.
+   */
+  private readonly absentOkByKey: ReadonlyMap<string, { r: LabelRequirement; values: ReadonlySet<string> }[]>;
+
+  constructor(readonly requirements: readonly LabelRequirement[]) {
+    const present: { r: LabelRequirement; values: ReadonlySet<string> }[] = [];
+    const absentOk = new Map<string, { r: LabelRequirement; values: ReadonlySet<string> }[]>();
+    for (const r of requirements) {
+      const entry = { r, values: new Set(r.values) };
+      if (r.operator === '!=' || r.operator === 'notin' || r.operator === '!') {
+        const list = absentOk.get(r.key);
+        if (list) list.push(entry);
+        else absentOk.set(r.key, [entry]);
+      } else present.push(entry);
+    }
+    this.present = present;
+    this.absentOkByKey = absentOk;
+  }
 
   get empty(): boolean {
     return this.requirements.length === 0;
@@ -28,7 +49,15 @@ export class LabelSelector {
 
   matches(labels: Record<string, string> | undefined): boolean {
     const l = labels ?? {};
-    for (const r of this.requirements) if (!requirementMatches(r, l)) return false;
+    for (const { r, values } of this.present) {
+      if (!Object.prototype.hasOwnProperty.call(l, r.key) || !presentMatches(r, values, l[r.key])) return false;
+    }
+    if (this.absentOkByKey.size === 0) return true;
+    for (const k in l) {
+      if (!Object.prototype.hasOwnProperty.call(l, k)) continue;
+      const reqs = this.absentOkByKey.get(k);
+      if (reqs) for (const { r, values } of reqs) if (r.operator === '!' || values.has(l[k])) return false;
+    }
     return true;
   }
 
@@ -37,28 +66,20 @@ export class LabelSelector {
   }
 }
 
-function requirementMatches(r: LabelRequirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const v = has ? labels[r.key] : undefined;
+/** A requirement whose key the object has, against the label's value. */
+function presentMatches(r: LabelRequirement, values: ReadonlySet<string>, v: string): boolean {
   switch (r.operator) {
-    case '=':
-    case '==':
-    case 'in':
-      return has && r.values.includes(v as string);
-    case '!=':
-    case 'notin':
-      return !has || !r.values.includes(v as string);
     case 'exists':
-      return has;
-    case '!':
-      return !has;
+      return true;
     case 'gt':
     case 'lt': {
-      if (!has || !/^[+-]?\d+$/.test(v as string)) return false;
-      const have = BigInt(v as string);
+      if (!/^[+-]?\d+$/.test(v)) return false;
+      const have = BigInt(v);
       const want = BigInt(r.values[0]);
       return r.operator === 'gt' ? have > want : have < want;
     }
+    default:
+      return values.has(v);
   }
 }
 

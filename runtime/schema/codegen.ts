@@ -265,8 +265,8 @@ class Generator {
             lines.push(`if (${x}.length > ${s.n} && H.runeCount(${x}) > ${s.n}) H.maxLen(c, ${pathCode(p)}, ${s.n});`);
             break;
           case 'pattern': {
-            const re = this.v('re');
-            this.raw(`const ${re} = new RegExp(${JSON.stringify(s.pattern)}, ${JSON.stringify(s.re.flags)});`);
+            // the RE2 matcher of the tree (runtime/schema/pattern.ts), passed as a constant: never JS RegExp
+            const re = this.constExpr(s.re, false);
             lines.push(`if (!${re}.test(${x})) H.pattern(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.pattern)});`);
             break;
           }

@@ -145,7 +145,11 @@ const DOT_ATOM = `${ATEXT}+(?:\\.${ATEXT}+)*`;
 const QUOTED = '"(?:[^"\\\\\\r\\n]|\\\\.)*"';
 const ADDR_SPEC = `(?:${DOT_ATOM}|${QUOTED})@(?:${DOT_ATOM}|\\[[^\\[\\]\\\\]*\\])`;
 const WORD = `(?:[A-Za-z0-9!#$%&'*+\\-/=?^_\`{|}~.\\u0080-\\uFFFF]+|${QUOTED})`;
-const reEmail = new RegExp(`^\\s*(?:${ADDR_SPEC}|(?:${WORD}(?:\\s+${WORD})*\\s*)?<${ADDR_SPEC}>)\\s*$`);
+// White space is ASCII only, as Go's parser skips it: JS `\s` also matches U+00A0, U+2000... which are
+// atext too (any rune >= 0x80), and that overlap made `word(\s+word)*` backtrack exponentially
+// (`a\u00a0` repeated 50 times never finished). With disjoint classes every backtrack fails at once.
+const WSP = '[ \\t\\r\\n]';
+const reEmail = new RegExp(`^${WSP}*(?:${ADDR_SPEC}|(?:${WORD}(?:${WSP}+${WORD})*${WSP}*)?<${ADDR_SPEC}>)${WSP}*$`);
 
 /** Go's net/mail.ParseAddress accepts it (an address, optionally with a display name). */
 function isEmail(s: string): boolean {
@@ -247,13 +251,89 @@ const DURATION_UNITS = [
 export function isDuration(s: string): boolean {
   if (s === '0' || reGoDuration.test(s)) return true;
   let ok = false;
-  for (const m of s.matchAll(/([0-9]+)\s*([A-Za-zµ]+)/g)) {
-    const unit = m[2].toLowerCase();
+  for (const unit of durationGroupUnits(s)) {
     const known = DURATION_UNITS.some((vs) => vs.some((v) => unit === v || unit === v + 's'));
     if (!known) return false;
     ok = true;
   }
   return ok;
+}
+
+const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+const isUnitChar = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === 'µ';
+const isSpace = (c: string): boolean => /\s/.test(c);
+
+/**
+ * The lowercased units of every `<digits>\s*<letters>` group, left to right without overlap (what
+ * matchAll(/([0-9]+)\s*([A-Za-zµ]+)/g) finds), in one pass: the regex retried at every digit of a
+ * run that no unit follows, quadratic in the run (10,000 digits: 0.4 s).
+ */
+function durationGroupUnits(s: string): string[] {
+  const units: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    if (!isDigit(s[i])) {
+      i++;
+      continue;
+    }
+    while (i < s.length && isDigit(s[i])) i++;
+    let j = i;
+    while (j < s.length && isSpace(s[j])) j++;
+    const start = j;
+    while (j < s.length && isUnitChar(s[j])) j++;
+    // no unit after the run: no start inside the run matches either (a digit follows each)
+    if (j > start) {
+      units.push(s.slice(start, j).toLowerCase());
+      i = j;
+    }
+  }
+  return units;
+}
+
+// ---- base64 as Go decodes a []byte field ---------------------------------------------------------
+
+const B64_VALUE = new Int8Array(256).fill(-1);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) B64_VALUE[c.charCodeAt(0)] = i;
+const PAD = 0x3d; // '='
+const isNewline = (b: number): boolean => b === 0x0a || b === 0x0d;
+
+/**
+ * Where Go's base64.StdEncoding.DecodeString fails on `s` (the `N` of `illegal base64 data at input
+ * byte N`, an offset into the UTF-8 bytes), or -1 when it decodes. Go's decoder skips `\r` and `\n`
+ * (a JSON []byte field, such as Secret data); the `byte` format of a schema does not
+ * (`skipNewlines: false`). Never returns or quotes any of the input.
+ */
+export function base64ErrorOffset(s: string, skipNewlines: boolean): number {
+  const src = Buffer.from(s, 'utf8');
+  let si = 0;
+  while (si < src.length) {
+    // one quantum of four characters (Go's decodeQuantum)
+    for (let j = 0; j < 4; j++) {
+      if (si === src.length) return j === 0 ? -1 : si - j; // a partial quantum: padding is required
+      const b = src[si++];
+      if (B64_VALUE[b] >= 0) continue;
+      if (skipNewlines && isNewline(b)) {
+        j--;
+        continue;
+      }
+      if (b !== PAD || j < 2) return si - 1;
+      if (j === 2) {
+        // a second '=' must follow
+        if (skipNewlines) while (si < src.length && isNewline(src[si])) si++;
+        if (si === src.length) return src.length;
+        if (src[si] !== PAD) return si - 1;
+        si++;
+      }
+      if (skipNewlines) while (si < src.length && isNewline(src[si])) si++;
+      return si < src.length ? si : -1; // anything after the padding is trailing garbage
+    }
+  }
+  return -1;
+}
+
+/** Go's decode error text for a base64 value, without the value. */
+export function base64ErrorText(offset: number): string {
+  return `illegal base64 data at input byte ${offset}`;
 }
 
 // ---- the tables ------------------------------------------------------------------------------

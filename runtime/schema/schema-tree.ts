@@ -15,6 +15,7 @@ import { hasOwn, isObject } from './rules/util.ts';
 import { SchemaCompileError } from './compile-error.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { compileCelCheck } from './cel-check.ts';
+import { compilePattern, type CompiledPattern } from './pattern.ts';
 
 /** Keywords beside a $ref that do not make a wrapper node (documentation and patch metadata). */
 const SKIP_BESIDE_REF = new Set(['$ref', 'description', 'title', 'example', 'deprecated', 'x-cluster-source', 'x-cluster-deprecated', 'x-cluster-behavior-default', 'x-cluster-write-only', 'x-cluster-feature-gate', 'x-cluster-vendor-label', 'x-cluster-patch-strategy', 'x-cluster-patch-merge-key']);
@@ -46,7 +47,7 @@ export type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
 interface StrCheck { k: 'minLen' | 'maxLen'; n: number }
-interface PatternCheck { k: 'pattern'; re: RegExp; pattern: string }
+interface PatternCheck { k: 'pattern'; re: CompiledPattern; pattern: string }
 interface FormatCheck { k: 'format'; fname: string }
 interface NumBound { k: 'min' | 'max'; n: number; exc: boolean }
 interface MultipleCheck { k: 'multiple'; f: number }
@@ -233,17 +234,10 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
     if (s.minLength !== undefined) node.str.push({ k: 'minLen', n: num(s.minLength, ptr + '/minLength') });
     if (s.maxLength !== undefined) node.str.push({ k: 'maxLen', n: num(s.maxLength, ptr + '/maxLength') });
     if (s.pattern !== undefined) {
-      let re: RegExp;
-      try {
-        re = new RegExp(s.pattern, 'u');
-      } catch (e) {
-        try {
-          re = new RegExp(s.pattern);
-        } catch {
-          throw new SchemaCompileError(ptr + '/pattern', `invalid pattern: ${(e as Error).message}`);
-        }
-      }
-      node.str.push({ k: 'pattern', re, pattern: s.pattern });
+      // RE2 (linear time, Go's syntax): a CRD's pattern is checked when the CRD is written (runtime/crd/structural.ts)
+      const compiled = compilePattern(String(s.pattern));
+      if (!compiled.ok) throw new SchemaCompileError(ptr + '/pattern', `invalid pattern: ${compiled.error}`);
+      node.str.push({ k: 'pattern', re: compiled.pattern, pattern: s.pattern });
     }
     if (s.format !== undefined) {
       const sf = stringFormat(s.format);

@@ -6,10 +6,12 @@ import { namespaceStrategy } from './namespace.ts';
 import { createPersistentVolumeClaimStrategy } from './persistentvolumeclaim.ts';
 import { featureGateDefaults } from '../../../out/validators/feature-gates.ts';
 import { secretStrategy } from './secret.ts';
+import { configMapStrategy } from './configmap.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
 
 const STRATEGIES: Record<string, Strategy> = {
   Secret: secretStrategy,
+  ConfigMap: configMapStrategy,
   Namespace: namespaceStrategy,
   VolumeAttachment: statusKeepsMetadataStrategy,
   CustomResourceDefinition: customResourceDefinitionStrategy,

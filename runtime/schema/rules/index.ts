@@ -11,6 +11,7 @@ import { keySyntax } from './keySyntax.ts';
 import { syntax } from './syntax.ts';
 import { requiredKeysWhen } from './requiredKeysWhen.ts';
 import { uniqueBy } from './uniqueBy.ts';
+import { distinct } from './distinct.ts';
 import { exclusiveItem } from './exclusiveItem.ts';
 import { nonEmpty } from './nonEmpty.ts';
 import { quantityRange } from './quantityRange.ts';
@@ -22,7 +23,7 @@ export type { RuleKind, RuleCheck, CompiledRule, CelLowering, RuleEnv } from './
 export const RULES: ReadonlyMap<string, RuleKind> = new Map(
   [
     immutable, immutableWhen, exactlyOneOf, atMostOneOf, requires, disjointKeys, maxTotalBytes, keySyntax, syntax,
-    requiredKeysWhen, uniqueBy, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
+    requiredKeysWhen, uniqueBy, distinct, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
   ].map((r) => [r.kind, r]),
 );
 
