@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { serverStackArgs } from '../runtime/stack-size.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
@@ -108,7 +109,8 @@ interface Proc {
 }
 
 function startProcess(args: string[], pattern: RegExp, label: string): Promise<Proc> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The server's stack flag given here (as test/e2e/harness.ts does): the pid measured is then the server itself, not a re-exec parent.
+  const proc = spawn(process.execPath, [...serverStackArgs(), '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));

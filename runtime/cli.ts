@@ -1,12 +1,14 @@
 // `npm start`: the clusterspec API server.
 //
-//   tsx runtime/cli.ts [--port 8080] [--address 127.0.0.1] [--data-dir ./data] [--storage sqlite|memory]
+//   tsx runtime/cli.ts [--port 8080] [--address 127.0.0.1] [--data-dir ./data] [--storage sqlite|memory|etcd [--etcd-servers URL,...]]
 //                      [--token-file tokens.csv] [--tls-cert-file f --tls-private-key-file f]
 //                      [--feature-gates Name=true,...] [--webhook-service-resolver ns/name[:port]=https://host:port,...]
 //
 // Without --token-file, the first start creates an admin token (<data-dir>/admin.token) and a
 // kubeconfig (<data-dir>/kubeconfig); a restart keeps data and token.
 
+// First: started without a raised V8 stack, the process re-executes itself with one and goes no further.
+import './stack-reexec.ts';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,8 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { parseServiceResolverOverrides } from './admission/index.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { buildApiServer, listen, loadGenerated } from './http/bootstrap.ts';
+import { shutDownGracefully } from './http/graceful-shutdown.ts';
+import { parseGoBool } from './http/query-bool.ts';
 import { ensureServingCert } from './http/serving-cert.ts';
-import { openStorage, StorageError } from './storage/index.ts';
+import { parseDurationSeconds } from './storage/etcd-duration.ts';
+import { openStorage, StorageError, type Storage } from './storage/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,7 +33,13 @@ Flags:
   --port N                      port to listen on (default 8080; 0 picks a free port)
   --address ADDR                address to bind (default 127.0.0.1)
   --data-dir DIR                data directory: database, admin token, kubeconfig (default ./data)
-  --storage sqlite|memory       storage backend (default sqlite; memory keeps nothing)
+  --storage sqlite|memory|etcd  storage backend (default sqlite; memory keeps nothing; etcd: see below)
+  --etcd-servers URL[,URL...]   etcd client URLs (http://host:port or https://host:port), for --storage etcd
+  --etcd-prefix PREFIX          every key lives under this prefix (default /registry)
+  --etcd-cafile FILE            CA (PEM) that signed etcd's serving certificate (https endpoints)
+  --etcd-certfile FILE          client certificate (PEM) for etcd ...
+  --etcd-keyfile FILE           ... and its private key (PEM)
+  --etcd-compaction-interval D  compact etcd's history every D, keeping one interval (default 5m; 0 disables)
   --token-file FILE             static bearer tokens, CSV: token,user,uid[,"group1,group2"]
                                 (without it, an admin token is created in the data directory)
   --tls-cert-file FILE          serve HTTPS with this certificate (PEM) ...
@@ -40,21 +51,47 @@ Flags:
                                 where admission webhooks given as a service reference are reached
                                 (a server outside a cluster cannot resolve <name>.<ns>.svc); the
                                 certificate is still verified for <name>.<ns>.svc
+  --shutdown-delay-duration D   on SIGTERM/SIGINT, keep serving for D with /readyz failing before
+                                shutting down (a Go duration: 10s, 1m; default 0s)
+  --shutdown-watch-termination-grace-period D
+                                end open watches over D rather than all at once (default 0s); every
+                                watch ends cleanly, in-flight requests finish (at most the 60 s request
+                                timeout), then storage is closed; a second signal exits at once
+  --shutdown-send-retry-after   while in-flight requests drain, keep listening and answer new
+                                requests 429 with Retry-After (default: stop listening, 503)
   --help                        show this help
+
+The server runs with a V8 stack of half the OS stack (ulimit -s), at most 3900 KB, for deeply nested
+requests: started without --stack-size, node starts itself once more with it.
 `;
 
 interface Flags {
   port: number;
   address: string;
   dataDir: string;
-  storage: 'sqlite' | 'memory';
+  storage: 'sqlite' | 'memory' | 'etcd';
+  etcdServers?: string;
+  etcdPrefix?: string;
+  etcdCaFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
+  /** Seconds; undefined: the backend's default (5 minutes). */
+  etcdCompactionInterval?: number;
   tokenFile?: string;
   tlsCert?: string;
   tlsKey?: string;
   featureGates: Record<string, boolean>;
   insecureHttp: boolean;
   webhookServiceOverrides: Map<string, string>;
+  /** --shutdown-delay-duration, seconds. */
+  shutdownDelay: number;
+  /** --shutdown-watch-termination-grace-period, seconds. */
+  shutdownWatchGrace: number;
+  shutdownSendRetryAfter: boolean;
 }
+
+/** Signals this close together are one request to stop, delivered by several routes. */
+const SAME_SIGNAL_MS = 500;
 
 function fail(msg: string): never {
   process.stderr.write(`error: ${msg}\n\n${HELP}`);
@@ -62,7 +99,7 @@ function fail(msg: string): never {
 }
 
 export function parseFlags(argv: readonly string[]): Flags | 'help' {
-  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false, webhookServiceOverrides: new Map() };
+  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false, webhookServiceOverrides: new Map(), shutdownDelay: 0, shutdownWatchGrace: 0, shutdownSendRetryAfter: false };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
@@ -93,8 +130,33 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
         break;
       case '--storage': {
         const v = take();
-        if (v !== 'sqlite' && v !== 'memory') fail(`--storage: must be sqlite or memory, got ${v}`);
+        if (v !== 'sqlite' && v !== 'memory' && v !== 'etcd') fail(`--storage: must be sqlite, memory or etcd, got ${v}`);
         f.storage = v;
+        break;
+      }
+      case '--etcd-servers':
+        f.etcdServers = take();
+        break;
+      case '--etcd-prefix': {
+        const v = take();
+        if (!v.startsWith('/') || (v.length > 1 && v.endsWith('/'))) fail(`--etcd-prefix: must start with / and not end with /, got ${v}`);
+        f.etcdPrefix = v === '/' ? '' : v;
+        break;
+      }
+      case '--etcd-cafile':
+        f.etcdCaFile = take();
+        break;
+      case '--etcd-certfile':
+        f.etcdCertFile = take();
+        break;
+      case '--etcd-keyfile':
+        f.etcdKeyFile = take();
+        break;
+      case '--etcd-compaction-interval': {
+        const v = take();
+        const seconds = parseDurationSeconds(v);
+        if (seconds === undefined) fail(`--etcd-compaction-interval: not a duration (like 5m, 300s, 0): ${v}`);
+        f.etcdCompactionInterval = seconds;
         break;
       }
       case '--token-file':
@@ -109,6 +171,22 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
       case '--insecure-http':
         f.insecureHttp = true;
         break;
+      case '--shutdown-delay-duration':
+      case '--shutdown-watch-termination-grace-period': {
+        const v = take();
+        const seconds = parseDurationSeconds(v);
+        if (seconds === undefined) fail(`${arg}: not a duration (like 0s, 10s, 1m): ${v}`);
+        if (arg === '--shutdown-delay-duration') f.shutdownDelay = seconds;
+        else f.shutdownWatchGrace = seconds;
+        break;
+      }
+      case '--shutdown-send-retry-after': {
+        // A boolean flag as pflag reads it: bare, or =true/=false.
+        const b = value === undefined ? true : parseGoBool(value);
+        if (b === undefined) fail(`--shutdown-send-retry-after: not a boolean: ${value}`);
+        f.shutdownSendRetryAfter = b;
+        break;
+      }
       case '--feature-gates':
         for (const part of take().split(',')) {
           if (!part.trim()) continue;
@@ -133,6 +211,8 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
     }
   }
   if (!!f.tlsCert !== !!f.tlsKey) fail('--tls-cert-file and --tls-private-key-file go together');
+  if (f.storage === 'etcd' && !f.etcdServers) fail('--storage etcd needs --etcd-servers');
+  if (f.storage !== 'etcd' && f.etcdServers) fail('--etcd-servers needs --storage etcd');
   if (f.insecureHttp && f.tlsCert) fail('--insecure-http and --tls-cert-file exclude each other');
   return f;
 }
@@ -197,9 +277,30 @@ async function main(): Promise<void> {
   const gen = await loadGenerated(join(ROOT, 'out'));
   const unknownGates = Object.keys(flags.featureGates).filter((k) => !(k in gen.featureGateDefaults));
   if (unknownGates.length) fail(`--feature-gates: unknown feature gate(s): ${unknownGates.join(', ')}`);
-  const storage = openStorage({ kind: flags.storage, dataDir });
+  let storage: Storage;
+  const healthChecks: Record<string, () => Promise<boolean>> = {};
+  if (flags.storage === 'etcd') {
+    // loaded only here: the etcd client (gRPC) costs start-up time the other backends need not pay
+    const { connectEtcdStorage } = await import('./storage/etcd-connect.ts');
+    const etcd = await connectEtcdStorage({
+      servers: flags.etcdServers ?? '',
+      prefix: flags.etcdPrefix,
+      caFile: flags.etcdCaFile,
+      certFile: flags.etcdCertFile,
+      keyFile: flags.etcdKeyFile,
+      compactionIntervalSeconds: flags.etcdCompactionInterval,
+    });
+    for (const w of etcd.warnings) process.stderr.write(`warning: ${w}\n`);
+    storage = etcd.storage;
+    // both within etcd's 2 s health timeout, not the 10 s of a request
+    healthChecks.storage = () => etcd.storage.checkHealth();
+    healthChecks.etcd = () => etcd.storage.checkHealth();
+  } else {
+    storage = openStorage({ kind: flags.storage, dataDir });
+  }
   const built = await buildApiServer(gen, {
     storage,
+    healthChecks,
     authenticator,
     featureGates: flags.featureGates,
     webhookServiceOverrides: flags.webhookServiceOverrides,
@@ -218,7 +319,33 @@ async function main(): Promise<void> {
   const { server, port, url } = await listen(built.api, { port: flags.port, address: flags.address, tls });
   built.setServerAddress(url.replace(/^https?:\/\//, ''));
 
-  process.stdout.write(`clusterspec API server listening on ${url} (storage: ${flags.storage}, data: ${dataDir})\n`);
+  // Before the startup lines: whoever reads them and signals finds the handlers in place.
+  let firstSignalAt: number | undefined;
+  const shutdown = (): void => {
+    if (firstSignalAt !== undefined) {
+      // A second signal exits at once, as upstream (exit code 1); one Ctrl-C reaching this process
+      // twice (from the terminal and relayed by npm or the re-exec parent) is still one.
+      if (Date.now() - firstSignalAt > SAME_SIGNAL_MS) process.exit(1);
+      return;
+    }
+    firstSignalAt = Date.now();
+    shutDownGracefully(server, built.api.lifecycle, {
+      delayMs: flags.shutdownDelay * 1000,
+      watchGraceMs: flags.shutdownWatchGrace * 1000,
+      sendRetryAfter: flags.shutdownSendRetryAfter,
+      requestTimeoutMs: built.api.deadlines.timeoutMs,
+    })
+      .then(() => {
+        built.stop();
+        return storage.close();
+      })
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  process.stdout.write(`clusterspec API server listening on ${url} (storage: ${flags.storage === 'etcd' ? `etcd ${flags.etcdServers}` : flags.storage}, data: ${dataDir})\n`);
   if (adminToken) {
     const kc = join(dataDir, 'kubeconfig');
     writeFileSync(kc, kubeconfig(url, adminToken, caFile), { mode: 0o600 });
@@ -227,21 +354,6 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`authentication: ${authenticator.size} token(s) from ${flags.tokenFile}\n`);
   }
-
-  let closing = false;
-  const shutdown = (): void => {
-    if (closing) return;
-    closing = true;
-    built.stop();
-    server.close();
-    server.closeAllConnections();
-    storage
-      .close()
-      .catch(() => undefined)
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
 
 main().catch((e) => {

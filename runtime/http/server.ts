@@ -9,12 +9,14 @@ import type { WebhookAdmission } from './admission.ts';
 import type { TokenAuthenticator, UserInfo } from './auth.ts';
 import { aggregatedContentType, Discovery } from './discovery.ts';
 import { handlers, type Handler, type RequestContext } from './handlers.ts';
+import { exemptFromShutdownRejection, ServerLifecycle } from './lifecycle.ts';
 import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
 import { etagMatches, negotiateOpenApiV2, OPENAPI_V2_PROTOBUF, openApiV2Protobuf, type OpenApiDocuments } from './openapi.ts';
 import { PathMatcher } from './path-matcher.ts';
+import { hasWatchParam } from './query-bool.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import type { CustomResourceRouter } from './custom-resources.ts';
-import { encode, sendError, sendNotFoundPage, sendText, sendValue, wantsPretty } from './respond.ts';
+import { encode, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
 import type { Schema } from '../schema/types.ts';
 
@@ -67,6 +69,12 @@ interface Bound {
 
 const OPEN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
+/**
+ * An Authorization header upstream's bearer token authenticator reads. Another scheme, or `Bearer`
+ * without a token, it leaves alone, and the request is anonymous (allowed on the open paths).
+ */
+const BEARER_WITH_TOKEN = /^\s*bearer\s+\S/i;
+
 /** The query of a request without one: shared, and nothing writes to a request's query. */
 const NO_QUERY = new URLSearchParams();
 
@@ -107,6 +115,9 @@ export class ApiServer {
     if (!res.headersSent) sendError(res, ApiError.timeout('request did not complete within the allotted timeout', 0));
   });
 
+  /** Graceful termination: what runtime/http/graceful-shutdown.ts moves through, consulted per request. */
+  readonly lifecycle = new ServerLifecycle();
+
   /** The node:http request listener. (No closures per request: tsx's keepNames wraps each one in a costly call.) */
   readonly listener: RequestListener = (req, res) => {
     void this.handle(req, res);
@@ -115,14 +126,23 @@ export class ApiServer {
   /** One async frame per request (each nested one costs a measurable share of a GET); never throws. */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
-    const tracked = !url.includes('watch') || !(/[?&]watch=(true|1)(&|$)/.test(url) || /^\/apis?\/(.+\/)?watch\//.test(url));
-    if (tracked) this.deadlines.track(res);
+    const tracked = !url.includes('watch') || !(hasWatchParam(url) || /^\/apis?\/(.+\/)?watch\//.test(url));
+    if (tracked) {
+      this.deadlines.track(res);
+      this.lifecycle.requestStarted(res);
+    } else this.lifecycle.watchStarted(res);
     let pretty = false;
     try {
       const { pathname, query } = splitRequestUrl(url);
       const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
       pretty = wantsPretty(req, query);
-      if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) return await this.serveOpen(req, res, path, query);
+      // Before authentication, as upstream's WithRetryAfter / WithWaitGroup filters run.
+      if (this.lifecycle.rejecting && !exemptFromShutdownRejection(path, req.headers['user-agent'])) return this.rejectWhileShuttingDown(res, pretty);
+      if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) {
+        // Anyone may ask without credentials, but a bearer token that does not authenticate is 401 here too, as upstream.
+        if (this.options.authenticator.authenticate(req.headers) === null && BEARER_WITH_TOKEN.test(req.headers.authorization ?? '')) throw ApiError.unauthorized();
+        return await this.serveOpen(req, res, path, query);
+      }
       const user = this.authenticate(req);
       if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
         const matched = this.matcher.match(path);
@@ -133,7 +153,7 @@ export class ApiServer {
         }
         if (this.options.customResources && (await this.options.customResources.serve(req, res, path, query, user))) return;
         if (req.method === 'GET' && (await this.serveDiscovery(req, res, path, pretty))) return;
-        return sendNotFoundPage(res);
+        return this.claimedByBuiltInGroup(path) ? sendNotFoundStatus(res, pretty) : sendNotFoundPage(res);
       }
       if (path === '/openapi/v2' || path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
         if (await this.serveOpenApi(req, res, path, query)) return;
@@ -142,8 +162,34 @@ export class ApiServer {
     } catch (e) {
       sendError(res, e, pretty);
     } finally {
-      if (tracked) this.deadlines.done(res);
+      if (tracked) {
+        this.deadlines.done(res);
+        this.lifecycle.requestDone(res);
+      }
     }
+  }
+
+  /** A request arriving once the server stopped accepting: upstream's WithWaitGroup (503) or WithRetryAfter (429) answer. */
+  private rejectWhileShuttingDown(res: ServerResponse, pretty: boolean): void {
+    if (this.lifecycle.rejecting === 'retry-after') {
+      return sendText(res, 429, 'The apiserver is shutting down, please try again later.\n', { 'Retry-After': '5', Connection: 'close' });
+    }
+    res.setHeader('Retry-After', '1');
+    sendError(res, ApiError.serviceUnavailable('apiserver is shutting down'), pretty);
+  }
+
+  private builtInGroups: Set<string> | undefined;
+
+  /**
+   * Whether upstream's go-restful container claims the path (a web service of /api, or of a built-in
+   * group /apis/<group>): there an unknown path is a NotFound Status; elsewhere (unknown and custom
+   * resource groups, other paths) the plain-text 404 page.
+   */
+  private claimedByBuiltInGroup(path: string): boolean {
+    if (path.startsWith('/api/')) return true;
+    if (!path.startsWith('/apis/')) return false;
+    this.builtInGroups ??= new Set(this.tables.map((t) => t.resource.group).filter((g) => g !== ''));
+    return this.builtInGroups.has(path.slice('/apis/'.length).split('/')[0]);
   }
 
   private authenticate(req: IncomingMessage): UserInfo {
@@ -190,6 +236,8 @@ export class ApiServer {
     }
     const [, name, single] = path.split('/');
     const checks: Record<string, () => Promise<boolean>> = { ping: async () => true, ...(this.options.healthChecks ?? {}) };
+    // Upstream's readyz-only `shutdown` check: fails from the moment shutdown is initiated.
+    if (name === 'readyz') checks.shutdown = async () => !this.lifecycle.shutdownInitiated;
     if (single !== undefined) {
       const check = checks[single];
       if (!check) return sendNotFoundPage(res);

@@ -7,6 +7,7 @@ import { request as httpsRequest, Agent } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { serverStackArgs } from '../../runtime/stack-size.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -53,7 +54,8 @@ export class TestServer {
   /** `ownsDir`: remove the data directory on stop (default: only when this call created it). */
   static async start(storage: 'memory' | 'sqlite', dataDir?: string, extraArgs: string[] = [], ownsDir = dataDir === undefined): Promise<TestServer> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'clusterspec-e2e-'));
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', storage, '--data-dir', dir, ...extraArgs], {
+    // The node flags runtime/stack-reexec.ts would re-execute with, given here: the server is this very process (kill -9 kills it).
+    const proc = spawn(process.execPath, [...serverStackArgs(), '--import', 'tsx', 'runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', storage, '--data-dir', dir, ...extraArgs], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
