@@ -32,6 +32,11 @@ export function fromStorageError(e: unknown, ctx: StorageErrorContext): ApiError
       ]);
     case 'Closed':
       return ApiError.serviceUnavailable('storage is shutting down');
+    case 'Unavailable':
+      // upstream answers an unreachable etcd with a retryable error; the message names no secret
+      return ApiError.serviceUnavailable(se.message);
+    case 'TooLarge':
+      return ApiError.requestEntityTooLarge(se.message);
     case 'Invalid':
     default:
       return ApiError.internal(se);

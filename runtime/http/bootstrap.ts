@@ -77,6 +77,8 @@ export interface BuildOptions {
   customResources?: boolean;
   /** The StorageVersionMigration controller (default on). */
   storageVersionMigration?: boolean;
+  /** More /healthz and /readyz checks by name (the etcd backend's `etcd`). */
+  healthChecks?: Record<string, () => Promise<boolean>>;
 }
 
 export interface BuiltServer {
@@ -153,6 +155,7 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     shapes: gen.shapes,
     healthChecks: {
       storage: async () => (await opts.storage.currentRevision()) >= 0,
+      ...opts.healthChecks,
     },
     serverAddress: () => address,
     admission,

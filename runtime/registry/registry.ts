@@ -2,6 +2,7 @@
 // (namespace lifecycle).
 
 import { ApiError, type ResourceRef } from '../errors/api-error.ts';
+import { fromStorageError } from '../errors/storage-errors.ts';
 import type { ResourceDescriptor } from '../http/route-types.ts';
 import type { CompiledValidator } from '../schema/types.ts';
 import { isStorageError, type Storage, type WatchHandle } from '../storage/interface.ts';
@@ -95,7 +96,7 @@ export class Registry {
     try {
       kv = (await this.storage.get(nsStore.key(undefined, namespace))).kv;
     } catch (e) {
-      if (isStorageError(e)) throw ApiError.internal(e);
+      if (isStorageError(e)) throw fromStorageError(e, { resource: { group: '', plural: 'namespaces' }, name: namespace });
       throw e;
     }
     if (!kv) throw ApiError.notFound({ group: '', plural: 'namespaces' }, namespace);

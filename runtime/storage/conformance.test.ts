@@ -1,8 +1,39 @@
-// One conformance suite, run against every backend.
+// One conformance suite, run against every backend (etcd: a throwaway member per test).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EtcdStorage } from './etcd.ts';
+import { etcdSkipReason, startEtcdMember } from './etcd-test-member.ts';
 import { StorageError, isStorageError, keyAfter, type KeyValue, type Storage, type StorageErrorCode } from './interface.ts';
-import { backends, collect, settle, type Backend, type Fixture } from './test-support.ts';
+import { backends, collect, settle, type Collector, type Fixture } from './test-support.ts';
+
+interface ConformanceBackend {
+  readonly name: string;
+  /** The revision of a fresh store: 0, or 1 for etcd (a new member starts at revision 1). */
+  readonly initialRevision: number;
+  open(): Fixture | Promise<Fixture>;
+}
+
+const etcdSkip = etcdSkipReason();
+if (etcdSkip) console.warn(`storage conformance: ${etcdSkip}`);
+
+const etcdBackend: ConformanceBackend = {
+  name: 'etcd',
+  initialRevision: 1,
+  async open(): Promise<Fixture> {
+    const member = await startEtcdMember();
+    const store = new EtcdStorage({ endpoints: [member.endpoint], compactionIntervalSeconds: 0 });
+    const f: Fixture = {
+      store,
+      cleanup: async () => {
+        await f.store.close();
+        await member.stop();
+      },
+    };
+    return f;
+  },
+};
+
+const conformanceBackends: ConformanceBackend[] = [...backends.map((b) => ({ ...b, initialRevision: 0 })), ...(etcdSkip ? [] : [etcdBackend])];
 
 const P = '/core/configmaps/';
 const k = (ns: string, name: string) => `${P}${ns}/${name}`;
@@ -18,27 +49,54 @@ async function expectCode(p: Promise<unknown>, code: StorageErrorCode): Promise<
   throw new Error(`expected a ${code} error, got success`);
 }
 
-describe.each(backends)('storage conformance: $name', (backend: Backend) => {
+/**
+ * Waits until a sentinel write under `prefix` reaches the watcher: every event of a write made
+ * before it has then arrived too (a backend whose watchers are remote delivers after the write resolves).
+ */
+async function barrier(s: Storage, w: Collector, prefix: string): Promise<void> {
+  const rev = await s.create(`${prefix}zz-barrier-${Math.random().toString(36).slice(2)}`, 'b');
+  const deadline = Date.now() + 5000;
+  while (!w.events.some((e) => e.modRevision === rev)) {
+    if (w.error) throw w.error;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the barrier at ${rev}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  w.events.splice(w.events.findIndex((e) => e.modRevision === rev), 1);
+}
+
+/** Polls `done` (events of remote watchers arrive after the write resolves) for up to 10 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe.each(conformanceBackends)('storage conformance: $name', (backend: ConformanceBackend) => {
   let f: Fixture;
   let s: Storage;
-  beforeEach(() => {
-    f = backend.open();
+  /** The fresh store's revision: every revision below is relative to it. */
+  let base: number;
+  beforeEach(async () => {
+    f = await backend.open();
     s = f.store;
+    base = backend.initialRevision;
   });
   afterEach(async () => {
     await f.cleanup();
   });
 
   it('create assigns increasing global revisions; a second create is KeyExists', async () => {
-    expect(await s.currentRevision()).toBe(0);
+    expect(await s.currentRevision()).toBe(base);
     const r1 = await s.create(k('a', 'x'), '{"v":1}');
     const r2 = await s.create(k('a', 'y'), '{"v":2}');
-    expect([r1, r2]).toEqual([1, 2]);
+    expect([r1, r2]).toEqual([base + 1, base + 2]);
     const err = await expectCode(s.create(k('a', 'x'), '{"v":3}'), 'KeyExists');
-    expect(err.current).toEqual({ key: k('a', 'x'), value: '{"v":1}', createRevision: 1, modRevision: 1 });
-    expect(await s.currentRevision()).toBe(2);
+    expect(err.current).toEqual({ key: k('a', 'x'), value: '{"v":1}', createRevision: r1, modRevision: r1 });
+    expect(await s.currentRevision()).toBe(r2);
     const got = await s.get(k('a', 'x'));
-    expect(got).toEqual({ kv: { key: k('a', 'x'), value: '{"v":1}', createRevision: 1, modRevision: 1 }, revision: 2 });
+    expect(got).toEqual({ kv: { key: k('a', 'x'), value: '{"v":1}', createRevision: r1, modRevision: r1 }, revision: r2 });
   });
 
   it('update is compare-and-swap on the mod revision', async () => {
@@ -114,21 +172,22 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
     for (let i = 1; i <= 9; i++) rev = await s.update(key, `v${i}`, rev);
     const gone = await s.create(k('a', 'gone'), 'g');
     await s.delete(k('a', 'gone'), gone);
-    const keep = await s.create(k('a', 'keep'), 'k'); // rev 13
-    await s.compact(8);
-    expect(await s.compactedRevision()).toBe(8);
-    const err = await expectCode(s.get(key, { revision: 7 }), 'Compacted');
-    expect(err.compactedRevision).toBe(8);
-    await expectCode(s.list(P, { revision: 7 }), 'Compacted');
-    expect((await s.get(key, { revision: 8 })).kv?.value).toBe('v7');
-    expect((await s.get(key, { revision: 10 })).kv?.value).toBe('v9');
+    const keep = await s.create(k('a', 'keep'), 'k'); // base + 13
+    expect(keep).toBe(base + 13);
+    await s.compact(base + 8);
+    expect(await s.compactedRevision()).toBe(base + 8);
+    const err = await expectCode(s.get(key, { revision: base + 7 }), 'Compacted');
+    expect(err.compactedRevision).toBe(base + 8);
+    await expectCode(s.list(P, { revision: base + 7 }), 'Compacted');
+    expect((await s.get(key, { revision: base + 8 })).kv?.value).toBe('v7');
+    expect((await s.get(key, { revision: base + 10 })).kv?.value).toBe('v9');
     expect((await s.get(k('a', 'keep'))).kv?.modRevision).toBe(keep);
-    await s.compact(12); // the delete of 'gone' is at 12
-    expect((await s.get(k('a', 'gone'), { revision: 12 })).kv).toBeUndefined();
-    expect((await s.list(P, { revision: 12 })).items.map((i) => i.key)).toEqual([key]);
+    await s.compact(base + 12); // the delete of 'gone' is at base + 12
+    expect((await s.get(k('a', 'gone'), { revision: base + 12 })).kv).toBeUndefined();
+    expect((await s.list(P, { revision: base + 12 })).items.map((i) => i.key)).toEqual([key]);
     expect((await s.list(P)).items.map((i) => i.key)).toEqual([k('a', 'keep'), key]);
-    await expectCode(s.compact(12), 'Compacted');
-    await expectCode(s.compact(100), 'FutureRevision');
+    await expectCode(s.compact(base + 12), 'Compacted');
+    await expectCode(s.compact(base + 100), 'FutureRevision');
   });
 
   it('lists in byte-wise key order', async () => {
@@ -177,7 +236,7 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
   });
 
   it('keeps prefixes apart (a/ vs ab/) in list and watch', async () => {
-    const w = await collect(s, `${P}a/`, 0);
+    const w = await collect(s, `${P}a/`, base);
     await s.create(k('a', 'x'), '1');
     await s.create(k('ab', 'y'), '2');
     await s.create(k('a', 'z'), '3');
@@ -187,8 +246,7 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
     expect((await s.list(P)).items).toHaveLength(3);
     expect((await s.list(P, { startKey: k('a', 'y') })).items.map((i) => i.key)).toEqual([k('a', 'z'), k('ab', 'y')]);
     expect((await s.list(P, { startKey: '/core/configmapsz' })).items).toEqual([]);
-    await w.waitFor(2);
-    await settle();
+    await barrier(s, w, `${P}a/`);
     expect(w.events.map((e) => e.key)).toEqual([k('a', 'x'), k('a', 'z')]);
     w.handle?.cancel();
   });
@@ -219,7 +277,7 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
     const keys = Array.from({ length: 10 }, (_, i) => k(`ns${i % 2}`, `o${i}`));
     const revs = new Map<string, number>();
     for (const key of keys) revs.set(key, await s.create(key, '0'));
-    const from = 3;
+    const from = base + 3;
     // Writer: 200 more writes in the background, a few at a time.
     let stop = false;
     const writer = (async () => {
@@ -254,24 +312,23 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
 
   it('a watch from a revision ahead of the store starts when the store gets there', async () => {
     await s.create(k('a', 'x'), '1');
-    const w = await collect(s, P, 3);
+    const w = await collect(s, P, base + 3);
     for (let i = 0; i < 4; i++) await s.create(k('a', `y${i}`), String(i));
-    await w.waitFor(2);
-    await settle();
-    expect(w.events.map((e) => e.modRevision)).toEqual([4, 5]);
+    await barrier(s, w, P);
+    expect(w.events.map((e) => e.modRevision)).toEqual([base + 4, base + 5]);
     w.handle?.cancel();
   });
 
   it('watch after compaction fails with Compacted; from the compaction point it works', async () => {
     let rev = await s.create(k('a', 'x'), '0');
     for (let i = 0; i < 9; i++) rev = await s.update(k('a', 'x'), String(i), rev);
-    await s.compact(6);
-    const err = await expectCode(s.watch(P, 5, () => undefined), 'Compacted');
-    expect(err.compactedRevision).toBe(6);
-    expect(err.message).toContain('too old resource version: 5 (6)');
-    const w = await collect(s, P, 6);
+    await s.compact(base + 6);
+    const err = await expectCode(s.watch(P, base + 5, () => undefined), 'Compacted');
+    expect(err.compactedRevision).toBe(base + 6);
+    expect(err.message).toContain(`too old resource version: ${base + 5} (${base + 6})`);
+    const w = await collect(s, P, base + 6);
     const evs = await w.waitFor(4);
-    expect(evs.map((e) => e.modRevision)).toEqual([7, 8, 9, 10]);
+    expect(evs.map((e) => e.modRevision)).toEqual([base + 7, base + 8, base + 9, base + 10]);
     expect(evs[0].prevValue).toBe('4'); // prevValue survives compaction of the older row
     w.handle?.cancel();
   });
@@ -282,7 +339,7 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
     const lastRev = new Array<number>(n).fill(0);
     const handles = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        s.watch(P, 0, (ev) => {
+        s.watch(P, base, (ev) => {
           if (ev.modRevision <= lastRev[i]) throw new Error('out of order');
           lastRev[i] = ev.modRevision;
           counts[i]++;
@@ -295,14 +352,15 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
     for (let i = 0; i < 100; i++) writes.push(s.create(k('fan', `o${i}`), 'x'));
     await Promise.all(writes);
     await settle();
+    await until(() => counts.every((c) => c === 100), 'every watcher to see 100 events');
     expect(counts.every((c) => c === 100)).toBe(true);
     for (const h of handles) h.cancel();
     expect(s.stats().watchers).toBe(0);
   });
 
   it('cancel stops delivery; close ends watches with Closed and rejects operations', async () => {
-    const a = await collect(s, P, 0);
-    const b = await collect(s, P, 0);
+    const a = await collect(s, P, base);
+    const b = await collect(s, P, base);
     await s.create(k('a', 'x'), '1');
     await a.waitFor(1);
     await b.waitFor(1);
@@ -320,10 +378,10 @@ describe.each(backends)('storage conformance: $name', (backend: Backend) => {
 
   it('a listener that writes does not reorder events for other watchers', async () => {
     const order: number[] = [];
-    const h1 = await s.watch(P, 0, (ev) => {
+    const h1 = await s.watch(P, base, (ev) => {
       if (ev.key === k('a', 'trigger')) void s.create(k('a', 'echo'), 'e');
     });
-    const w2 = await collect(s, P, 0);
+    const w2 = await collect(s, P, base);
     await settle();
     await s.create(k('a', 'trigger'), 't');
     await s.create(k('a', 'other'), 'o');

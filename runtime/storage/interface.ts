@@ -3,7 +3,7 @@
 //
 // Mapping to etcd v3 (for the etcd backend to come):
 //   revision            = header.revision / kv.mod_revision (one global counter)
-//   create(k, v)        = Txn(If create_revision(k) == 0, Then Put(k, v), Else Get(k))
+//   create(k, v)        = Txn(If create_revision(k) == 0, Then Put(k, v)); on failure Range(k, at that revision)
 //   update(k, v, rev)   = Txn(If mod_revision(k) == rev, Then Put(k, v), Else Get(k))
 //   delete(k, rev?)     = Txn(If mod_revision(k) == rev, Then DeleteRange(k, prev_kv), Else Get(k))
 //   get(k, {revision})  = Range(k, revision)
@@ -94,6 +94,12 @@ export interface WatchHandle {
    * the write's promise settles (backends built on WatchHub); undefined when the backend cannot tell.
    */
   readonly live?: boolean;
+  /**
+   * Every change under the prefix up to this revision has been delivered (etcd's progress
+   * notifications: a quiet watch's bookmark can move past other keys' writes); undefined when the
+   * backend reports no progress.
+   */
+  readonly progressRevision?: Revision;
   /** Stop delivering events. Idempotent. */
   cancel(): void;
 }
@@ -139,7 +145,8 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export type StorageErrorCode = 'KeyExists' | 'Conflict' | 'NotFound' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Invalid';
+/** Unavailable: a remote store (etcd) cannot be reached or did not answer in time; TooLarge: over the store's request limit. */
+export type StorageErrorCode = 'KeyExists' | 'Conflict' | 'NotFound' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Invalid' | 'Unavailable' | 'TooLarge';
 
 export interface StorageErrorDetails {
   readonly key?: string;
