@@ -1,20 +1,24 @@
 // Writing responses: JSON (pretty on request), YAML, Status errors, Warning headers, plain text.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as yamlStringify } from 'yaml';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { Encoding } from './negotiation.ts';
+import { parseGoBool } from './query-bool.ts';
+import { toYaml } from './yaml-answer.ts';
 
-/** Upstream pretty-prints on `pretty=true`, and without the parameter for curl, Wget and browsers. */
+/**
+ * Upstream (negotiation isPrettyPrint) pretty-prints when a non-empty `pretty` reads true with
+ * strconv.ParseBool (a value it cannot read is false), and, without a value, for curl, Wget and browsers.
+ */
 export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boolean {
   const p = query.get('pretty');
-  if (p !== null) return p === 'true' || p === '1';
+  if (p) return parseGoBool(p) === true;
   const ua = req.headers['user-agent'] ?? '';
   return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }
 
 export function encode(value: unknown, encoding: Encoding, pretty: boolean): string {
-  if (encoding === 'yaml') return yamlStringify(value, { aliasDuplicateObjects: false, lineWidth: 0 });
+  if (encoding === 'yaml') return toYaml(value);
   return (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n';
 }
 
@@ -69,4 +73,12 @@ export function sendText(res: ServerResponse, code: number, text: string, header
 /** Go's NotFoundHandler for unknown paths. */
 export function sendNotFoundPage(res: ServerResponse): void {
   sendText(res, 404, '404 page not found\n');
+}
+
+/**
+ * An unknown path inside a built-in API group: upstream's go-restful container answers 404 and its
+ * service error handler renders it as apierrors.NewGenericServerResponse(404) does.
+ */
+export function sendNotFoundStatus(res: ServerResponse, pretty: boolean): void {
+  sendError(res, new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}), pretty);
 }

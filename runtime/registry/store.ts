@@ -13,6 +13,7 @@ import { ContinueTokenError, decodeContinue, encodeContinue } from './continue-t
 import { checkFieldSelector, objectFields, parseFieldSelector, type FieldSelector } from './field-selector.ts';
 import { LabelSelector, parseLabelSelector, SelectorParseError } from './label-selector.ts';
 import { deepClone, deepEqual, generateName, isObj, meta, metaOf, nowTimestamp, type Obj } from './object.ts';
+import { dropEmptyOmitted } from './omit-empty.ts';
 import type { Registry } from './registry.ts';
 import type { Strategy } from './strategy.ts';
 
@@ -149,6 +150,9 @@ function watchError(e: unknown): ApiError {
 const RENDERED_GETS = 256;
 
 const UNSUPPORTED_POLICY = ['Foreground', 'Background', 'Orphan', 'nil'];
+
+/** The most keys one storage read of a filtered list asks for (upstream's maxLimit). */
+const MAX_LIST_PAGE = 10_000;
 
 /** `apiVersion` of a descriptor: `v1` for core, `<group>/<version>` otherwise. */
 export function apiVersionOf(d: ResourceDescriptor): string {
@@ -447,20 +451,29 @@ export class Store {
     let lastKey: string | undefined;
     let revision = 0;
     const filtered = !sel.labels.empty || !sel.fields.empty;
-    // Pages are read from storage until `limit` matching items are found or the range ends.
-    for (let round = 0; ; round++) {
+    // As upstream's storage: pages are read until `limit` items match or the range ends, stopping at
+    // the limit-th match (the continue key follows the last item returned); each further read of a
+    // filtered list asks for twice as many keys, up to MAX_LIST_PAGE.
+    let pageSize = limit;
+    for (;;) {
       let res;
       try {
-        res = await this.storage.list(prefix, { revision: snapshot, startKey, limit: limit || undefined });
+        res = await this.storage.list(prefix, { revision: snapshot, startKey, limit: pageSize || undefined });
       } catch (e) {
         if (params.continue && isStorageError(e, 'Compacted')) throw this.continueExpired(prefix, startKey ?? prefix);
         throw fromStorageError(e, { resource: this.resource, name: '', op: 'list', requestedRevision: snapshot });
       }
       revision = res.revision;
       snapshot = res.revision;
+      more = res.more;
+      remaining = res.remaining;
       // custom resources: the page is converted in one call before selectors see it (they apply to this version)
       const converted = this.converter ? await this.decodeConverted(res.items, true) : undefined;
       for (const [i, kv] of res.items.entries()) {
+        if (limit && items.length >= limit) {
+          more = true;
+          break;
+        }
         lastKey = kv.key;
         const obj = converted ? converted[i] : this.decode(kv.value, kv.modRevision);
         if (!this.matches(sel, obj)) continue;
@@ -468,10 +481,9 @@ export class Store {
         const { kind: _k, apiVersion: _a, ...item } = obj;
         items.push(item);
       }
-      more = res.more;
-      remaining = res.remaining;
-      if (!limit || !more || items.length >= limit || round >= 64) break;
+      if (!limit || !more || items.length >= limit || res.items.length === 0) break;
       startKey = keyAfter(lastKey as string);
+      pageSize = Math.min(pageSize * 2, Math.max(MAX_LIST_PAGE, limit));
     }
     const out: ListResult = {
       kind: this.descriptor.listKind,
@@ -583,6 +595,7 @@ export class Store {
     if (this.hasStatus && isObj(obj.status) && Object.keys(obj.status).length === 0) delete obj.status;
     const errs = [...this.validator.validate(obj), ...(this.strategy.validate?.(obj) ?? [])];
     if (errs.length) throw this.invalid(m.name ?? '', errs);
+    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.kind, this.options.shapes, this.converter !== undefined);
     obj = this.trackManagedFields(undefined, obj, opts);
     const mm = meta(obj);
     if (this.descriptor.namespaced) await this.registry.admitNamespace(ns ?? '', this.resource, mm.name ?? '');
@@ -700,6 +713,7 @@ export class Store {
 
     const errs = [...this.validator.validateUpdate(obj, old), ...(this.strategy.validateUpdate?.(obj, old) ?? [])];
     if (errs.length) throw this.invalid(name, errs);
+    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.kind, this.options.shapes, this.converter !== undefined);
     obj = this.trackManagedFields(old, obj, opts);
     m = meta(obj);
     if (opts.admit) {
@@ -942,7 +956,7 @@ export class Store {
     const rv = parseResourceVersion(params.resourceVersion);
     const initial = params.sendInitialEvents === true || (params.sendInitialEvents === undefined && (rv === undefined || rv === 0));
     let stopped = false;
-    let handle: { cancel(): void } | undefined;
+    let handle: { cancel(): void; readonly progressRevision?: number } | undefined;
     let bookmarkTimer: NodeJS.Timeout | undefined;
     let lastRev = 0;
     const stop = (): void => {
@@ -994,7 +1008,8 @@ export class Store {
       }
       from = snapshot ?? (await this.storage.currentRevision());
       for (const o of added) sink.send('ADDED', withType(o));
-      if (params.sendInitialEvents === true) bookmark(from, { 'cluster.io/initial-events-end': 'true' });
+      // also upstream's key, which unmodified client-go's reflector waits for (README: compatibility choices)
+      if (params.sendInitialEvents === true) bookmark(from, { 'cluster.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' });
     } else if (rv === undefined || rv === 0) {
       from = await this.storage.currentRevision();
     } else {
@@ -1057,7 +1072,12 @@ export class Store {
     if (stopped) handle.cancel();
     if (params.allowWatchBookmarks && !stopped) {
       bookmarkTimer = setInterval(() => {
-        if (!stopped) bookmark(lastRev);
+        // the backend's progress (etcd's progress notifications) moves a quiet watch on, once the
+        // events received before it are delivered
+        const progress = handle?.progressRevision ?? 0;
+        void delivered.then(() => {
+          if (!stopped) bookmark(Math.max(lastRev, progress));
+        });
       }, this.options.bookmarkIntervalMs ?? 60_000);
       bookmarkTimer.unref();
     }

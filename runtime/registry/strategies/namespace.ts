@@ -1,6 +1,9 @@
 // Namespace: `default` exists from the start and may not be deleted; DELETE marks the namespace
 // Terminating (deletionTimestamp, status.phase) and returns it, then deletes everything in it and
-// finally the namespace itself (the namespace controller's work, done by the server).
+// finally the namespace itself (the namespace controller's work, done by the server). As upstream's
+// namespace strategy: a new namespace gets the `cluster` finalizer in spec.finalizers (upstream's
+// `kubernetes`), which updates of the main resource keep, and every write sets the label
+// `cluster.io/metadata.name` to the name (upstream's kubernetes.io/metadata.name), overriding it.
 
 import { ApiError } from '../../errors/api-error.ts';
 import { deepClone, meta, nowTimestamp, isObj, type Obj } from '../object.ts';
@@ -8,6 +11,18 @@ import type { Strategy, StrategyContext } from '../strategy.ts';
 import type { DeleteOptions, DeleteResult } from '../store.ts';
 
 const PROTECTED = new Set(['default']);
+/** The label webhook namespaceSelectors select a namespace by name with. */
+export const NAMESPACE_NAME_LABEL = 'cluster.io/metadata.name';
+/** The finalizer the namespace controller removes once the namespace's contents are gone. */
+export const NAMESPACE_FINALIZER = 'cluster';
+
+function setNameLabel(obj: Obj): void {
+  const m = meta(obj);
+  const labels = isObj(m.labels) ? m.labels : {};
+  labels[NAMESPACE_NAME_LABEL] = m.name as string;
+  m.labels = labels;
+}
+
 /** How often and how long the server retries removing a namespace whose contents are still going away. */
 const FINALIZE_RETRY_MS = 500;
 const FINALIZE_TRIES = 120;
@@ -35,6 +50,24 @@ export const namespaceStrategy: Strategy = {
     const status: Obj = isObj(obj.status) ? obj.status : {};
     status.phase = 'Active';
     obj.status = status;
+    const spec: Obj = isObj(obj.spec) ? obj.spec : {};
+    const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    if (!finalizers.includes(NAMESPACE_FINALIZER)) finalizers.push(NAMESPACE_FINALIZER);
+    spec.finalizers = finalizers;
+    obj.spec = spec;
+    setNameLabel(obj);
+  },
+  prepareForUpdate(obj, old) {
+    // spec.finalizers changes only through /finalize upstream
+    const oldFinalizers = isObj(old.spec) ? old.spec.finalizers : undefined;
+    const spec: Obj = isObj(obj.spec) ? obj.spec : {};
+    if (oldFinalizers === undefined) delete spec.finalizers;
+    else spec.finalizers = deepClone(oldFinalizers);
+    obj.spec = spec;
+    setNameLabel(obj);
+  },
+  prepareForStatusUpdate(obj) {
+    setNameLabel(obj);
   },
   async delete(ctx: StrategyContext, current: Obj, options: DeleteOptions): Promise<DeleteResult> {
     const m = meta(current);

@@ -1,0 +1,100 @@
+// Namespace writes as upstream's namespace strategy makes them: the name label (always the name) and
+// the `cluster` finalizer on create, kept by updates of the main resource.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { namespaceResource } from '../../../out/routes/namespace.ts';
+import * as validators from '../../../out/validators/index.ts';
+import { lazyValidator } from '../../http/bootstrap.ts';
+import { MemoryStorage } from '../../storage/memory.ts';
+import type { Obj } from '../object.ts';
+import { Registry } from '../registry.ts';
+import type { Store } from '../store.ts';
+import { NAMESPACE_FINALIZER, NAMESPACE_NAME_LABEL } from './namespace.ts';
+
+interface Case {
+  name: string;
+  body: Obj;
+  labels: Record<string, string>;
+  finalizers: string[];
+}
+
+const createCases: Case[] = [
+  { name: 'bare namespace', body: { metadata: { name: 'a' } }, labels: { [NAMESPACE_NAME_LABEL]: 'a' }, finalizers: [NAMESPACE_FINALIZER] },
+  {
+    name: 'other labels kept, a wrong name label overridden',
+    body: { metadata: { name: 'b', labels: { team: 'x', [NAMESPACE_NAME_LABEL]: 'other' } } },
+    labels: { team: 'x', [NAMESPACE_NAME_LABEL]: 'b' },
+    finalizers: [NAMESPACE_FINALIZER],
+  },
+  {
+    name: 'own finalizers kept, cluster appended',
+    body: { metadata: { name: 'c' }, spec: { finalizers: ['example.com/keep'] } },
+    labels: { [NAMESPACE_NAME_LABEL]: 'c' },
+    finalizers: ['example.com/keep', NAMESPACE_FINALIZER],
+  },
+  {
+    name: 'cluster finalizer given: not repeated',
+    body: { metadata: { name: 'd' }, spec: { finalizers: [NAMESPACE_FINALIZER] } },
+    labels: { [NAMESPACE_NAME_LABEL]: 'd' },
+    finalizers: [NAMESPACE_FINALIZER],
+  },
+];
+
+describe('namespace strategy', () => {
+  let storage: MemoryStorage;
+  let nss: Store;
+
+  beforeEach(async () => {
+    storage = new MemoryStorage({ autoCompaction: false });
+    const registry = new Registry(storage, [{ descriptor: namespaceResource, validator: lazyValidator(() => validators.Namespace.createValidator()) }], {});
+    await registry.init();
+    nss = registry.storeFor('', 'namespaces') as Store;
+  });
+  afterEach(async () => {
+    await storage.close();
+  });
+
+  it.each(createCases)('create: $name', async ({ body, labels, finalizers }) => {
+    const created = (await nss.create(undefined, structuredClone(body))).object;
+    expect(created.metadata).toMatchObject({ labels });
+    expect((created.metadata as Obj).labels).toEqual(labels);
+    expect(created.spec).toEqual({ finalizers });
+    expect(created.status).toEqual({ phase: 'Active' });
+  });
+
+  it('labels a generated name with the generated name', async () => {
+    const created = (await nss.create(undefined, { metadata: { generateName: 'gen-' } })).object;
+    const m = created.metadata as { name: string; labels: Record<string, string> };
+    expect(m.labels[NAMESPACE_NAME_LABEL]).toBe(m.name);
+  });
+
+  it('labels the default namespace', async () => {
+    const d = await nss.get(undefined, 'default');
+    expect((d.metadata as Obj).labels).toEqual({ [NAMESPACE_NAME_LABEL]: 'default' });
+  });
+
+  it('keeps spec.finalizers and the name label on update', async () => {
+    await nss.create(undefined, { metadata: { name: 'u' } });
+    const updated = (await nss.update(undefined, 'u', { metadata: { name: 'u', labels: { [NAMESPACE_NAME_LABEL]: 'changed', x: 'y' } }, spec: { finalizers: [] } })).object;
+    expect((updated.metadata as Obj).labels).toEqual({ [NAMESPACE_NAME_LABEL]: 'u', x: 'y' });
+    expect(updated.spec).toEqual({ finalizers: [NAMESPACE_FINALIZER] });
+  });
+
+  it('keeps the name label on a merge patch that removes it', async () => {
+    await nss.create(undefined, { metadata: { name: 'p' } });
+    const patched = (await nss.patch(undefined, 'p', (cur) => ({ ...cur, metadata: { ...(cur.metadata as Obj), labels: {} } }))).object;
+    expect((patched.metadata as Obj).labels).toEqual({ [NAMESPACE_NAME_LABEL]: 'p' });
+  });
+
+  it('still deletes a namespace that has the cluster finalizer', async () => {
+    await nss.create(undefined, { metadata: { name: 'gone' } });
+    const r = await nss.delete(undefined, 'gone');
+    expect(r.kind).toBe('object');
+    for (let i = 0; i < 50; i++) {
+      const left = await nss.get(undefined, 'gone').catch(() => undefined);
+      if (!left) return;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    throw new Error('namespace not removed');
+  });
+});
