@@ -20,7 +20,7 @@ import { buildApiServer, listen, loadGenerated } from './http/bootstrap.ts';
 import { shutDownGracefully } from './http/graceful-shutdown.ts';
 import { parseGoBool } from './http/query-bool.ts';
 import { ensureServingCert } from './http/serving-cert.ts';
-import { parseDurationSeconds } from './storage/etcd-duration.ts';
+import { parseDurationSeconds } from './go-duration.ts';
 import { openStorage, StorageError, type Storage } from './storage/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

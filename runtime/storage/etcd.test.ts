@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEtcdStorage, parseEtcdServers, type EtcdFlags } from './etcd-connect.ts';
-import { parseDurationSeconds } from './etcd-duration.ts';
+import { parseDurationSeconds } from '../go-duration.ts';
 import { etcdSkipReason, freePort, makeEtcdTlsFiles, startEtcdMember, type EtcdMember, type EtcdTlsFiles } from './etcd-test-member.ts';
 import { EtcdStorage, type EtcdWatchHandle } from './etcd.ts';
 import { isStorageError, type StorageError } from './interface.ts';

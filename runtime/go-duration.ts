@@ -1,4 +1,4 @@
-// Upstream's duration flags (--etcd-compaction-interval 5m): Go's duration syntax, without loading etcd.
+// Upstream's duration flags (--etcd-compaction-interval 5m, --shutdown-delay-duration 10s): Go's duration syntax.
 
 /**
  * Seconds of a Go duration as upstream's flags take it ("5m", "300s", "1h30m", "0"); a bare number is
