@@ -52,9 +52,10 @@ export function crdFor(model: Model, r: Resource): CrdResult {
 function buildCrd(model: Model, r: Resource): CrdResult {
   const { schema, unlowered } = structuralSchema(model, r.kind, r.nameSyntax);
   const group = mirrorGroup(r);
-  const columns = r.printerColumns.filter((c) => !c.count).map((c) => ({
+  // Name is always a CRD's first column; an Age cell is a CRD `date` column.
+  const columns = r.printerColumns.filter((c) => !c.count && c.jsonPath !== '.metadata.name').map((c) => ({
     name: c.name,
-    type: c.type,
+    type: c.formatter === 'age' ? 'date' : c.type,
     jsonPath: c.jsonPath,
     ...(c.description ? { description: c.description } : {}),
     ...(c.format ? { format: c.format } : {}),

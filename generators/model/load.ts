@@ -5,6 +5,7 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { parseDocument, isNode, type Document } from 'yaml';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { Schema } from '../../runtime/schema/types.ts';
+import { cellFormatters } from '../../runtime/http/printer-formatters/index.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
 import type { FeatureGate, GroupVersions, Model, OperationKind, Parameter, PrinterColumn, Resource, Shape } from './model.ts';
 
@@ -250,6 +251,7 @@ function readPrinterColumns(v: Json, problem: (path: Path, m: string) => void): 
       return [];
     }
     if (!String(c.jsonPath).startsWith('.')) problem([i, 'jsonPath'], 'a simple JSON path starting with "."');
+    if (c.formatter !== undefined && !(typeof c.formatter === 'string' && Object.hasOwn(cellFormatters, c.formatter))) problem([i, 'formatter'], `unknown formatter; one of ${Object.keys(cellFormatters).join(', ')}`);
     return [{
       name: c.name,
       type: c.type,
@@ -258,6 +260,8 @@ function readPrinterColumns(v: Json, problem: (path: Path, m: string) => void): 
       ...(typeof c.format === 'string' ? { format: c.format } : {}),
       ...(typeof c.priority === 'number' ? { priority: c.priority } : {}),
       ...(Array.isArray(c.count) ? { count: c.count as string[] } : {}),
+      ...(typeof c.formatter === 'string' ? { formatter: c.formatter } : {}),
+      ...(['string', 'number', 'boolean'].includes(typeof c.whenAbsent) ? { whenAbsent: c.whenAbsent as string | number | boolean } : {}),
     }];
   });
 }

@@ -23,10 +23,18 @@ export const configMapResource: ResourceDescriptor = {
   printerColumns: [
     {
       name: 'Data',
-      type: 'integer',
+      type: 'string',
       jsonPath: '.data',
       description: 'Number of keys in data and binaryData',
       count: ['.data', '.binaryData'],
+    },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
     },
   ],
 };

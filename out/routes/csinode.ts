@@ -28,6 +28,14 @@ export const cSINodeResource: ResourceDescriptor = {
       description: 'Number of CSI drivers on the node',
       count: ['.spec.drivers'],
     },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
+    },
   ],
 };
 

@@ -26,8 +26,16 @@ export const cSIStorageCapacityResource: ResourceDescriptor = {
       type: 'string',
       jsonPath: '.storageClassName',
       description: 'The StorageClass the capacity is for',
+      whenAbsent: '',
     },
-    { name: 'Capacity', type: 'string', jsonPath: '.capacity', description: 'Available capacity' },
+    {
+      name: 'Capacity',
+      type: 'string',
+      jsonPath: '.capacity',
+      description: 'Available capacity',
+      formatter: 'quantity',
+      whenAbsent: '<unset>',
+    },
   ],
 };
 

@@ -21,7 +21,21 @@ export const namespaceResource: ResourceDescriptor = {
   nameSyntax: 'dns1123Label',
   fieldSelectors: ['status.phase'],
   printerColumns: [
-    { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The phase of the namespace' },
+    {
+      name: 'Status',
+      type: 'string',
+      jsonPath: '.status.phase',
+      description: 'The phase of the namespace',
+      whenAbsent: '',
+    },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
+    },
   ],
 };
 

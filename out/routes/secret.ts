@@ -21,8 +21,16 @@ export const secretResource: ResourceDescriptor = {
   nameSyntax: 'dns1123Subdomain',
   fieldSelectors: ['type'],
   printerColumns: [
-    { name: 'Type', type: 'string', jsonPath: '.type', description: 'The type of the secret' },
-    { name: 'Data', type: 'integer', jsonPath: '.data', description: 'Number of keys in data', count: ['.data'] },
+    { name: 'Type', type: 'string', jsonPath: '.type', description: 'The type of the secret', whenAbsent: '' },
+    { name: 'Data', type: 'string', jsonPath: '.data', description: 'Number of keys in data', count: ['.data'] },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
+    },
   ],
 };
 

@@ -20,7 +20,16 @@ export const storageVersionMigrationResource: ResourceDescriptor = {
   updateRequiresResourceVersion: false,
   nameSyntax: 'dns1123Subdomain',
   fieldSelectors: [],
-  printerColumns: [],
+  printerColumns: [
+    { name: 'Name', type: 'string', jsonPath: '.metadata.name', description: 'The name of the migration' },
+    {
+      name: 'Resource',
+      type: 'string',
+      jsonPath: '.spec.resource',
+      description: 'The resource to migrate, as resource.version.group',
+      formatter: 'groupVersionResource',
+    },
+  ],
 };
 
 /** Binds every operation of StorageVersionMigration to the runtime's handlers. */

@@ -28,6 +28,14 @@ export const validatingWebhookConfigurationResource: ResourceDescriptor = {
       description: 'Number of webhooks',
       count: ['.webhooks'],
     },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
+    },
   ],
 };
 

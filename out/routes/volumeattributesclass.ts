@@ -26,6 +26,15 @@ export const volumeAttributesClassResource: ResourceDescriptor = {
       type: 'string',
       jsonPath: '.driverName',
       description: 'The CSI driver that handles this class',
+      whenAbsent: '',
+    },
+    {
+      name: 'Age',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'Time since the object was created',
+      formatter: 'age',
+      whenAbsent: '<unknown>',
     },
   ],
 };

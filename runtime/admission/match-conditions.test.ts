@@ -46,7 +46,7 @@ describe('match conditions', () => {
     expect(run(['object.spec.(('], 'Ignore')).toEqual({ matches: false });
   });
   it('non-bool types are rejected at compile time', () => {
-    expect(compileMatchConditions([{ name: 'x', expression: "'s'" }]).conditions[0].compileError).toBe('must evaluate to bool');
+    expect(compileMatchConditions([{ name: 'x', expression: "'s'" }]).conditions[0].compileError).toBe('must evaluate to bool but got string');
   });
   it('oldObject is null on CREATE, object is null on DELETE', () => {
     expect(run(['oldObject == null', 'object != null'], 'Fail', allowAllAuthorizer, { ...attrs, operation: 'CREATE', oldObject: null })).toEqual({ matches: true });

@@ -202,7 +202,9 @@ export function compileMatchConditions(conditions: readonly MatchCondition[] | u
     try {
       const program = matchConditionEnv().compile(c.expression);
       if (program.type !== 'bool' && program.type !== 'dyn') {
-        out.push({ name: c.name, expression: c.expression, compileError: `must evaluate to bool` });
+        // upstream's wording, with cel-go's spelling of parameterized types (list(int), not list<int>)
+        const got = program.type.replaceAll('<', '(').replaceAll('>', ')');
+        out.push({ name: c.name, expression: c.expression, compileError: `must evaluate to bool but got ${got}` });
       } else out.push({ name: c.name, expression: c.expression, program });
     } catch (e) {
       out.push({ name: c.name, expression: c.expression, compileError: e instanceof Error ? e.message : String(e) });

@@ -41,7 +41,7 @@ describe('a generated CRD (StorageClass mirror)', () => {
   });
   it('is cluster-scoped with the CRD names', () => {
     expect(v.descriptor).toMatchObject({ kind: 'StorageClass', listKind: 'StorageClassList', group: 'storage.crd.cluster.io', version: 'v1', plural: 'storageclasses', namespaced: false, fieldSelectors: ['metadata.name'] });
-    expect(v.printerColumns.map((c) => c.name)).toEqual(['Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion']);
+    expect(v.printerColumns.map((c) => c.name)).toEqual(['Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age']);
     const bare = structuredClone(storageClasses);
     delete bare.spec.versions[0].additionalPrinterColumns;
     const b = buildCustomResourceVersion(bare, 'v1');

@@ -8,4 +8,8 @@ export interface PrinterColumn {
   priority?: number;
   /** Count the keys or items found at these paths instead of printing a value. */
   count?: readonly string[];
+  /** A named cell formatter (runtime/http/printer-formatters) applied to the value at jsonPath. */
+  formatter?: string;
+  /** The cell when the value (after the formatter) is absent or an empty list, as upstream's Go zero values print. */
+  whenAbsent?: string | number | boolean;
 }

@@ -1,9 +1,14 @@
-// Table output (api-conventions 7): Name first, then the resource's printerColumns, Age last.
-// `count` columns count the keys or items found at their paths.
+// Table output (api-conventions 7), as upstream's printers build it: the Name column, then the
+// resource's printerColumns in order (Age among them where upstream puts it, priority-1 columns
+// after it for `-o wide`). A column at `.metadata.name` replaces the implicit first Name column
+// (upstream's Event table puts Name last).
+// `count` columns count the keys or items found at their paths; `formatter` columns use a named
+// cell formatter (printer-formatters/); `whenAbsent` is the cell of an absent value.
 
 import type { PrinterColumn } from './printer-column.ts';
 import type { ResourceDescriptor } from './route-types.ts';
 import { isObj, metaOf, type Obj } from '../registry/object.ts';
+import { cellFormatters } from './printer-formatters/index.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -30,51 +35,33 @@ export interface Table {
 
 const NAME_DESCRIPTION =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.';
-const AGE_DESCRIPTION =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';
-
 /**
- * Descriptors whose printerColumns are the whole table after Name, as upstream's CRD table
- * convertor does (custom resources): no implicit Age column, `date` cells as human durations.
+ * Descriptors of custom resources, whose table follows upstream's CRD table convertor: `date`
+ * cells print as human durations.
  */
 export const completePrinterColumns = new WeakSet<ResourceDescriptor>();
 
-export function columnDefinitions(d: ResourceDescriptor): TableColumnDefinition[] {
-  return [
-    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
-    ...d.printerColumns.map((c) => ({ name: c.name, type: c.count ? 'integer' : c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 })),
-    ...(completePrinterColumns.has(d) ? [] : [{ name: 'Age', type: 'string', format: '', description: AGE_DESCRIPTION, priority: 0 }]),
-  ];
+const NAME_PATH = '.metadata.name';
+
+const IMPLICIT_NAME: PrinterColumn = { name: 'Name', type: 'string', format: 'name', jsonPath: NAME_PATH, description: NAME_DESCRIPTION, whenAbsent: '' };
+
+/**
+ * Every column of the table: the declared ones, after an implicit Name unless a built-in kind
+ * declares its Name column (a CRD's own `.metadata.name` column is an extra one, as upstream's).
+ */
+function allColumns(d: ResourceDescriptor): readonly PrinterColumn[] {
+  const declaresName = !completePrinterColumns.has(d) && d.printerColumns.some((c) => c.jsonPath === NAME_PATH);
+  return declaresName ? d.printerColumns : [IMPLICIT_NAME, ...d.printerColumns];
 }
 
-/** Upstream's duration.HumanDuration. */
-export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.floor(hours / 24) % 365;
-    return dy === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${dy}d`;
-  }
-  return `${Math.floor(hours / 24 / 365)}y`;
+export function columnDefinitions(d: ResourceDescriptor): TableColumnDefinition[] {
+  return allColumns(d).map((c) => ({
+    name: c.name,
+    type: c.type,
+    format: c.format ?? '',
+    description: c.description || (c.jsonPath === NAME_PATH ? NAME_DESCRIPTION : ''),
+    priority: c.priority ?? 0,
+  }));
 }
 
 /** Resolves a simple JSONPath (`.spec.a.b`, `.items[0].x`, `{.a}`); undefined when absent. */
@@ -103,7 +90,9 @@ export function resolvePath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-function cellValue(obj: Obj, c: PrinterColumn): unknown {
+const isAbsent = (v: unknown): boolean => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+
+function cellValue(obj: Obj, c: PrinterColumn, now: number, datesAsAge: boolean): unknown {
   if (c.count) {
     let n = 0;
     for (const p of c.count) {
@@ -113,8 +102,11 @@ function cellValue(obj: Obj, c: PrinterColumn): unknown {
     }
     return n;
   }
-  const v = resolvePath(obj, c.jsonPath);
-  if (v === undefined || v === null) return null;
+  const found = resolvePath(obj, c.jsonPath);
+  const formatter = c.formatter === undefined ? undefined : cellFormatters[c.formatter];
+  const v = formatter ? formatter(found, obj, now) : found;
+  if (isAbsent(v)) return c.whenAbsent ?? null;
+  if (datesAsAge && c.type === 'date' && typeof v === 'string') return cellFormatters.age(v, obj, now);
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.join(',') : JSON.stringify(v);
   if (isObj(v)) return JSON.stringify(v);
   return v;
@@ -125,17 +117,8 @@ export function partialObjectMetadata(obj: Obj, metaGroup: string): Obj {
 }
 
 export function tableRow(d: ResourceDescriptor, obj: Obj, include: IncludeObject, metaGroup: string, apiVersion: string, now = Date.now()): TableRow {
-  const m = metaOf(obj);
-  const created = typeof m.creationTimestamp === 'string' ? Date.parse(m.creationTimestamp) : NaN;
-  const age = (t: number): string => (Number.isNaN(t) ? '<unknown>' : humanDuration(now - t));
-  if (completePrinterColumns.has(d)) {
-    const cells: unknown[] = [m.name ?? '', ...d.printerColumns.map((c) => {
-      const v = cellValue(obj, c);
-      return c.type === 'date' && typeof v === 'string' ? age(Date.parse(v)) : v;
-    })];
-    return finishRow({ cells }, d, obj, include, metaGroup, apiVersion);
-  }
-  const cells: unknown[] = [m.name ?? '', ...d.printerColumns.map((c) => cellValue(obj, c)), age(created)];
+  const datesAsAge = completePrinterColumns.has(d);
+  const cells = allColumns(d).map((c) => cellValue(obj, c, now, datesAsAge));
   return finishRow({ cells }, d, obj, include, metaGroup, apiVersion);
 }
 

@@ -8,6 +8,7 @@ import { featureGateDefaults } from '../../../out/validators/feature-gates.ts';
 import { secretStrategy } from './secret.ts';
 import { configMapStrategy } from './configmap.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
+import { validatingWebhookConfigurationStrategy } from './validatingwebhookconfiguration.ts';
 
 const STRATEGIES: Record<string, Strategy> = {
   Secret: secretStrategy,
@@ -15,6 +16,7 @@ const STRATEGIES: Record<string, Strategy> = {
   Namespace: namespaceStrategy,
   VolumeAttachment: statusKeepsMetadataStrategy,
   CustomResourceDefinition: customResourceDefinitionStrategy,
+  ValidatingWebhookConfiguration: validatingWebhookConfigurationStrategy,
 };
 
 /** A strategy whose behaviour depends on feature gates is built for the server's gates. */

@@ -12,6 +12,7 @@ import { syntax } from './syntax.ts';
 import { requiredKeysWhen } from './requiredKeysWhen.ts';
 import { uniqueBy } from './uniqueBy.ts';
 import { distinct } from './distinct.ts';
+import { resourceWildcards } from './resourceWildcards.ts';
 import { exclusiveItem } from './exclusiveItem.ts';
 import { nonEmpty } from './nonEmpty.ts';
 import { quantityRange } from './quantityRange.ts';
@@ -23,7 +24,7 @@ export type { RuleKind, RuleCheck, CompiledRule, CelLowering, RuleEnv } from './
 export const RULES: ReadonlyMap<string, RuleKind> = new Map(
   [
     immutable, immutableWhen, exactlyOneOf, atMostOneOf, requires, disjointKeys, maxTotalBytes, keySyntax, syntax,
-    requiredKeysWhen, uniqueBy, distinct, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
+    requiredKeysWhen, uniqueBy, distinct, resourceWildcards, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
   ].map((r) => [r.kind, r]),
 );
 
