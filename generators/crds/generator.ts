@@ -49,6 +49,9 @@ export function crdFor(model: Model, r: Resource): CrdResult {
   return cached;
 }
 
+/** The formats a CRD printer column may carry (apiextensions validation); a built-in's `name` format is not one. */
+const CRD_COLUMN_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password']);
+
 function buildCrd(model: Model, r: Resource): CrdResult {
   const { schema, unlowered } = structuralSchema(model, r.kind, r.nameSyntax);
   const group = mirrorGroup(r);
@@ -58,7 +61,7 @@ function buildCrd(model: Model, r: Resource): CrdResult {
     type: c.formatter === 'age' ? 'date' : c.type,
     jsonPath: c.jsonPath,
     ...(c.description ? { description: c.description } : {}),
-    ...(c.format ? { format: c.format } : {}),
+    ...(c.format && CRD_COLUMN_FORMATS.has(c.format) ? { format: c.format } : {}),
     ...(c.priority ? { priority: c.priority } : {}),
   }));
   const manifest = {
