@@ -77,6 +77,14 @@ const cases: [string, unknown][] = [
   ["duration('1ns') + timestamp('2009-02-13T23:01:00Z') > timestamp('2009-02-13T23:01:00Z')", true],
   ['type(duration("1s") + ts) == google.protobuf.Timestamp', true],
   ["'%.0f'.format([2.5]) == '2'", true],
+  // format() arguments are exempt from the homogeneous-literal rule (cel-go's validator skips them)
+  ["'%s/%d'.format(['a', 1]) == 'a/1'", true],
+  // `%s` of nested values as cel-go's legacy formatter (Kubernetes' strings version 2) prints them
+  [`'%s'.format([['abc', 3.14, null, [9, 8], timestamp('2023-02-03T23:31:20Z')]]) == '["abc", 3.140000, null, [9, 8], timestamp("2023-02-03T23:31:20Z")]'`, true],
+  [`'%s'.format([{'b': duration('2h'), 'a': b'xyz', 'c': true}]) == '{"a":b"xyz", "b":duration("7200s"), "c":true}'`, true],
+  [`'%s'.format([[double('NaN'), double('Infinity'), -1e21]]) == '["NaN", "+Inf", -1000000000000000000000.000000]'`, true],
+  ["'%s'.format([2.5]) == '2.5'", true],
+  ['int(9223372036854775807u) == 9223372036854775807', true],
 ];
 
 const errors: [string, RegExp][] = [
@@ -84,6 +92,7 @@ const errors: [string, RegExp][] = [
   ["duration('320000000000s')", /out of range/],
   ["string(b'\\xff')", /UTF-8/],
   ["'%x'.format([0.5])", /formatted/],
+  ['int(9223372036854775808u)', /overflow/],
   ["ts.getHours('Not/AZone')", /time zone/],
   ["timestamp('9999-12-31T23:59:59.999999999Z') + duration('1ns')", /out of range/],
   ["duration('1ns') + timestamp('9999-12-31T23:59:59.999999999Z')", /out of range/],

@@ -769,6 +769,7 @@ function prepareAst(root: ASTNode): void {
     if (seen.has(n)) return;
     seen.add(n);
     if (n.op === 'call' && (n.args as unknown[])[0] === 'has') patchHas(n);
+    if ((n.op === 'call' || n.op === 'rcall') && (n.args as unknown[])[0] === 'format') exemptFormatArguments(n);
     if (n.op === '+') patchDurationPlusTimestamp(n);
     if (n.op === 'value' && n.args instanceof Uint8Array) {
       // the engine keeps raw non-ASCII characters of a bytes literal as one byte each; CEL encodes them as UTF-8
@@ -793,6 +794,51 @@ function prepareAst(root: ASTNode): void {
     for (const c of childNodes(n)) walk(c);
   };
   walk(root as unknown as InternalNode);
+}
+
+/**
+ * cel-go's homogeneous-literal validator skips list and map literals that are arguments of
+ * `format(...)` (at any nesting of literals), so `'%s %d'.format(['a', 1])` compiles upstream.
+ */
+function exemptFormatArguments(call: InternalNode): void {
+  const args = call.args as unknown[];
+  const callArgs = (call.op === 'rcall' ? args[2] : args[1]) as InternalNode[];
+  for (const a of callArgs) exemptFromHomogeneity(a);
+}
+
+function exemptFromHomogeneity(n: InternalNode): void {
+  if (n.op !== 'list' && n.op !== 'map') return;
+  const entries = n.args as unknown[];
+  if (entries.length === 0) return;
+  const homogeneousCheck = n.meta.check;
+  n.meta.check = (chk, ast, ctx) => {
+    // Like the engine's own check with the literal option off: mixed elements join to dyn.
+    const join = (acc: MacroType | undefined, node: InternalNode): MacroType => {
+      const t = chk.check(node as unknown as MacroNode, ctx);
+      return acc === undefined ? t : ((acc as unknown as JoinableType).unify(chk.registry, t) ?? chk.getType('dyn'));
+    };
+    if (n.op === 'list') {
+      let elem: MacroType | undefined;
+      for (const e of entries as InternalNode[]) elem = join(elem, e);
+      return elem ? chk.registry.getListType(elem) : homogeneousCheck(chk, ast, ctx);
+    }
+    let key: MacroType | undefined;
+    let value: MacroType | undefined;
+    for (const [k, v] of entries as [InternalNode, InternalNode][]) {
+      key = join(key, k);
+      value = join(value, v);
+    }
+    return key && value ? chk.registry.getMapType(key, value) : homogeneousCheck(chk, ast, ctx);
+  };
+  for (const e of entries) {
+    if (Array.isArray(e)) for (const x of e as InternalNode[]) exemptFromHomogeneity(x);
+    else exemptFromHomogeneity(e as InternalNode);
+  }
+}
+
+/** The engine's type objects join with `unify` (null when the two types do not unify). */
+interface JoinableType {
+  unify(registry: unknown, other: MacroType): MacroType | null;
 }
 
 function literalOf(n: InternalNode): unknown {

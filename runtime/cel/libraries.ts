@@ -5,6 +5,7 @@ import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { formatLibrary } from './library/format.ts';
 import { ipLibrary } from './library/ip.ts';
 import { listsLibrary } from './library/lists.ts';
+import { numericConversionsLibrary } from './library/numeric-conversions.ts';
 import { optionalsLibrary } from './library/optionals.ts';
 import { quantityLibrary } from './library/quantity.ts';
 import { regexLibrary } from './library/regex.ts';
@@ -25,6 +26,7 @@ export const LIBRARIES: CelLibrary[] = [
   quantityLibrary,
   optionalsLibrary,
   timeBytesLibrary,
+  numericConversionsLibrary,
 ];
 
 installLibraries(LIBRARIES);

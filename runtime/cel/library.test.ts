@@ -12,7 +12,11 @@ const cases: { name: string; expr: string; want: unknown }[] = [
   { name: 'substring code points', expr: "'héllo'.substring(1, 3) == 'él'", want: true },
   { name: 'trim', expr: "'  x \\t'.trim() == 'x'", want: true },
   { name: 'join', expr: "['a', 'b'].join('-') == 'a-b'", want: true },
-  { name: 'format', expr: "'%s=%d %.1f'.format(['a', 1, 2.5]) == 'a=1 2.5'", want: false },
+  // cel-go's homogeneous-literal validator exempts literals inside format() arguments
+  { name: 'format mixed argument list', expr: "'%s=%d %.1f'.format(['a', 1, 2.5]) == 'a=1 2.5'", want: true },
+  { name: 'mixed list outside format', expr: "['a', 1].size() == 2", want: 'compile' },
+  { name: 'int of uint', expr: "int(7u) == 7", want: true },
+  { name: 'int of uint overflow', expr: "int(18446744073709551615u) == 0", want: false },
   { name: 'format dyn', expr: "'%s=%d'.format([dyn('a'), dyn(1)]) == 'a=1'", want: true },
   { name: 'quote', expr: "strings.quote('a\"b') == '\"a\\\\\"b\"'", want: true },
   { name: 'reverse', expr: "'abc'.reverse() == 'cba'", want: true },

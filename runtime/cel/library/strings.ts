@@ -1,9 +1,9 @@
 // cel-go strings extension (as Kubernetes enables it): code-point semantics, ASCII-only case mapping.
 // Functions the engine already has with different semantics are overridden at their call sites.
 
-import { celError, chargeCost, traversalCost, type CelRegistrar } from '../engine.ts';
+import { celError, chargeCost, Duration, traversalCost, type CelRegistrar } from '../engine.ts';
 import { listIndexOf, listLastIndexOf } from './lists.ts';
-import { timestampString } from './time-bytes.ts';
+import { durationString, timestampString } from './time-bytes.ts';
 
 const cps = (s: string): string[] => Array.from(s);
 
@@ -174,13 +174,48 @@ function stringify(v: unknown): string {
   if (v === null) return 'null';
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
   if (v instanceof Date) return timestampString(v);
-  if (Array.isArray(v)) return `[${v.map(stringifyNested).join(', ')}]`;
-  if (v instanceof Map) return `{${[...v.entries()].map(([k, x]) => `${stringifyNested(k)}: ${stringifyNested(x)}`).join(', ')}}`;
-  if (v !== null && typeof v === 'object' && v.constructor === Object)
-    return `{${Object.entries(v).map(([k, x]) => `${quote(k)}: ${stringifyNested(x)}`).join(', ')}}`;
+  if (v instanceof Duration) return durationString(v);
+  if (Array.isArray(v)) return `[${v.map(nestedLiteral).join(', ')}]`;
+  const entries = mapEntries(v);
+  if (entries) {
+    // cel-go's legacy formatter (strings extension before version 4, which Kubernetes pins) sorts the
+    // entries by their printed key and joins key and value with a bare ':'
+    const printed = entries.map(([k, x]) => [nestedLiteral(k), nestedLiteral(x)] as const);
+    printed.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return `{${printed.map(([k, x]) => `${k}:${x}`).join(', ')}}`;
+  }
   const typeName = /^Type<(.+)>$/.exec(String(v));
   if (typeName) return typeName[1];
   return String(v);
+}
+
+function mapEntries(v: unknown): [unknown, unknown][] | undefined {
+  if (v instanceof Map) return [...v.entries()];
+  if (v !== null && typeof v === 'object' && v.constructor === Object) return Object.entries(v);
+  return undefined;
+}
+
+/** Go's `%.6f`, which the legacy formatter applies to doubles inside lists and maps. */
+function goFixed6(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
+  // toFixed switches to exponent notation from 1e21; such doubles are integers, printed exactly
+  if (Math.abs(n) >= 1e21) return `${BigInt(n)}.000000`;
+  return toFixedHalfEven(n, 6);
+}
+
+/**
+ * An element of a list or map under `%s`, printed as cel-go's legacy formatter does: strings
+ * quoted, bytes as `b"..."`, doubles as `%.6f` (quoted when not finite), timestamps and durations
+ * as `timestamp("...")` / `duration("...")`.
+ */
+function nestedLiteral(v: unknown): string {
+  if (typeof v === 'string') return quote(v);
+  if (v instanceof Uint8Array) return `b${quote(Buffer.from(v).toString('utf8'))}`;
+  if (typeof v === 'number') return Number.isFinite(v) ? goFixed6(v) : quote(goFixed6(v));
+  if (v instanceof Date) return `timestamp(${quote(timestampString(v))})`;
+  if (v instanceof Duration) return `duration(${quote(durationString(v))})`;
+  return stringify(v);
 }
 
 /** Fixed-point with Go's rounding: exact ties go to the even digit (`%.0f` of 2.5 is "2"), unlike toFixed. */
@@ -192,10 +227,6 @@ function toFixedHalfEven(n: number, p: number): string {
     return `${n < 0 ? '-' : ''}${(even / scale).toFixed(p)}`;
   }
   return n.toFixed(p);
-}
-
-function stringifyNested(v: unknown): string {
-  return typeof v === 'string' ? quote(v) : stringify(v);
 }
 
 export function celFormat(fmt: string, args: unknown[]): string {

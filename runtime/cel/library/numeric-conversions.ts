@@ -1,0 +1,14 @@
+// Standard-library numeric conversions the engine lacks: `int(uint)` (cel-go errors when the value
+// exceeds the int64 range, as for every other int conversion).
+
+import { celError, MAX_INT, UnsignedInt, type CelRegistrar } from '../engine.ts';
+
+function uintToInt(u: UnsignedInt): bigint {
+  const v = u.valueOf();
+  if (v > MAX_INT) throw celError('integer overflow');
+  return v;
+}
+
+export function numericConversionsLibrary(r: CelRegistrar): void {
+  r.fn('int(uint): int', uintToInt as never);
+}
