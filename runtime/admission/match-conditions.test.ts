@@ -82,6 +82,7 @@ describe('authorizer in match conditions', () => {
       if (a.user.username.startsWith('system:serviceaccount:')) return { decision: 'Deny', reason: 'sa denied' };
       return a.verb === 'get' || a.path === '/healthz' ? { decision: 'Allow', reason: 'ok' } : { decision: 'NoOpinion', reason: 'no rule' };
     },
+    rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true }),
   };
   it('group/resource/namespace/name/subresource checks', () => {
     seen.length = 0;

@@ -152,41 +152,8 @@ export interface ValidatingWebhookConfiguration {
 // ---------------------------------------------------------------------------------------------
 // Authorization (the CEL `authorizer` of match conditions)
 
-export interface AuthorizationAttributes {
-  user: UserInfo;
-  verb: string;
-  /** True for a resource check, false for a non-resource (path) check. */
-  resourceRequest: boolean;
-  apiGroup?: string;
-  apiVersion?: string;
-  resource?: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  path?: string;
-  fieldSelector?: string;
-  labelSelector?: string;
-}
-
-export interface AuthorizationDecision {
-  decision: 'Allow' | 'Deny' | 'NoOpinion';
-  reason?: string;
-  /** Set when the authorizer failed; `errored()` is then true in CEL. */
-  error?: string;
-}
-
-/**
- * The server's authorizer. Synchronous, because CEL evaluates synchronously: an implementation
- * backed by storage must answer from an in-memory cache.
- */
-export interface Authorizer {
-  authorize(attrs: AuthorizationAttributes): AuthorizationDecision;
-}
-
-/** Today every authenticated user is allowed everything. */
-export const allowAllAuthorizer: Authorizer = {
-  authorize: () => ({ decision: 'Allow', reason: '' }),
-};
+export type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from '../authorization/authorizer.ts';
+export { allowAllAuthorizer } from '../authorization/authorizer.ts';
 
 /** The API group of admission configurations; requests about them are never sent to webhooks. */
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.cluster.io';

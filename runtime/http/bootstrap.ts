@@ -11,6 +11,7 @@ import { Registry } from '../registry/registry.ts';
 import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
 import { DefaultServiceResolver } from '../admission/index.ts';
+import { allowAllAuthorizer } from '../authorization/authorizer.ts';
 import { WebhookAdmission } from './admission.ts';
 import { ServedEquivalentResources } from './equivalent-resources.ts';
 import { CRDController } from '../crd/controller.ts';
@@ -126,9 +127,11 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
   });
   const registry = new Registry(opts.storage, resources, { featureGates, shapes: gen.shapes });
   await registry.init();
+  // One authorizer for webhook match conditions and the self reviews: today every authenticated user may do everything.
+  const authorizer = allowAllAuthorizer;
   let admission: WebhookAdmission | undefined;
   if (opts.admission !== false) {
-    admission = new WebhookAdmission({ clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) } });
+    admission = new WebhookAdmission({ authorizer, clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) } });
     await admission.start(registry);
   }
   let customResources: CustomResourceServing | undefined;
@@ -149,6 +152,7 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
   let address = '127.0.0.1';
   const api = new ApiServer({
     registry,
+    authorizer,
     routes: gen.routes,
     authenticator: opts.authenticator,
     openapi: gen.openapi,

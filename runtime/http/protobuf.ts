@@ -13,7 +13,7 @@ import type { Obj } from '../registry/object.ts';
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-type Field = { no: number; wire: number; value: bigint | Buffer };
+export type Field = { no: number; wire: number; value: bigint | Buffer };
 
 function readVarint(buf: Buffer, pos: number): [bigint, number] {
   let result = 0n;
@@ -34,7 +34,7 @@ function readVarint(buf: Buffer, pos: number): [bigint, number] {
  * ObjectMeta, a map entry or Time), so no body can make decoding recurse deeper, however nested
  * its bytes are; an unknown field is skipped unread.
  */
-function fields(buf: Buffer): Field[] {
+export function fields(buf: Buffer): Field[] {
   const out: Field[] = [];
   let pos = 0;
   while (pos < buf.length) {
@@ -61,9 +61,9 @@ function fields(buf: Buffer): Field[] {
   return out;
 }
 
-const str = (f: Field): string => (f.value as Buffer).toString('utf8');
-const bytes = (f: Field): Buffer => f.value as Buffer;
-const int = (f: Field): number => Number(BigInt.asIntN(64, f.value as bigint));
+export const str = (f: Field): string => (f.value as Buffer).toString('utf8');
+export const bytes = (f: Field): Buffer => f.value as Buffer;
+export const int = (f: Field): number => Number(BigInt.asIntN(64, f.value as bigint));
 
 function mapEntry(f: Field, valueAs: 'string' | 'base64'): [string, string] {
   let k = '';
@@ -82,7 +82,7 @@ function time(f: Field): string | undefined {
 }
 
 /** ObjectMeta (generated.proto numbering); zero values are left out, as JSON omitempty does. */
-function objectMeta(buf: Buffer): Obj {
+export function objectMeta(buf: Buffer): Obj {
   const m: Obj = {};
   const labels: Record<string, string> = {};
   const annotations: Record<string, string> = {};
@@ -183,7 +183,9 @@ function namespace(buf: Buffer): Obj {
   return o;
 }
 
-const DECODERS: Record<string, (buf: Buffer) => Obj> = {
+export type ProtobufDecoders = Record<string, (buf: Buffer) => Obj>;
+
+const DECODERS: ProtobufDecoders = {
   'v1/ConfigMap': configMap,
   'v1/Secret': secret,
   'v1/Namespace': namespace,
@@ -194,8 +196,8 @@ export function protobufKinds(): string[] {
   return Object.keys(DECODERS);
 }
 
-/** Decodes a protobuf request body; 415 for a kind this server cannot decode, 400 when malformed. */
-export function decodeProtobufObject(buf: Buffer, accepted: readonly string[]): Obj {
+/** Decodes a protobuf request body; 415 for a kind this server cannot decode (the core kinds, or `decoders`), 400 when malformed. */
+export function decodeProtobufObject(buf: Buffer, accepted: readonly string[], decoders: ProtobufDecoders = DECODERS): Obj {
   if (buf.length < 4 || !buf.subarray(0, 4).equals(MAGIC)) throw ApiError.badRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   try {
     let apiVersion = '';
@@ -209,7 +211,7 @@ export function decodeProtobufObject(buf: Buffer, accepted: readonly string[]): 
         }
       } else if (f.no === 2) raw = bytes(f);
     }
-    const decode = DECODERS[`${apiVersion}/${kind}`];
+    const decode = decoders[`${apiVersion}/${kind}`];
     if (!decode) throw ApiError.unsupportedMediaType(accepted);
     const obj = decode(raw ?? Buffer.alloc(0));
     return { apiVersion, kind, ...obj };

@@ -16,6 +16,8 @@ import { PathMatcher } from './path-matcher.ts';
 import { hasWatchParam } from './query-bool.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import type { CustomResourceRouter } from './custom-resources.ts';
+import { ReviewRouter } from './reviews.ts';
+import { allowAllAuthorizer, type Authorizer } from '../authorization/authorizer.ts';
 import { encode, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
 import type { Schema } from '../schema/types.ts';
@@ -60,6 +62,8 @@ export interface ApiServerOptions {
   admission?: WebhookAdmission;
   /** Custom resources of established CRDs (runtime/http/custom-resources.ts); undefined: none. */
   customResources?: CustomResourceRouter;
+  /** Answers the self reviews (and, through bootstrap, webhook match conditions); default: allow all. */
+  authorizer?: Authorizer;
 }
 
 interface Bound {
@@ -100,6 +104,8 @@ export class ApiServer {
   private readonly matcher = new PathMatcher<Bound>();
   private readonly options: ApiServerOptions;
   private readonly discoveryCache = new Map<string, { body: string; etag: string }>();
+  /** The virtual, create-only self reviews (never stored). */
+  private readonly reviews: ReviewRouter;
 
   constructor(options: ApiServerOptions) {
     this.options = options;
@@ -107,7 +113,8 @@ export class ApiServer {
     for (const table of this.tables) {
       for (const route of table.routes) this.matcher.add(route.path, route.method, { route, table });
     }
-    this.discovery = new Discovery(this.tables);
+    this.reviews = new ReviewRouter(options.authorizer ?? allowAllAuthorizer);
+    this.discovery = new Discovery(this.tables, this.reviews.groupVersions());
   }
 
   /** Ordinary requests get upstream's default request timeout (60 s), then 504; watches are bounded by timeoutSeconds. */
@@ -151,6 +158,7 @@ export class ApiServer {
           if (!bound) throw ApiError.methodNotAllowed();
           return await this.serveRoute(req, res, bound, matched.params, query, user);
         }
+        if (await this.reviews.serve(req, res, path, query, user)) return;
         if (this.options.customResources && (await this.options.customResources.serve(req, res, path, query, user))) return;
         if (req.method === 'GET' && (await this.serveDiscovery(req, res, path, pretty))) return;
         return this.claimedByBuiltInGroup(path) ? sendNotFoundStatus(res, pretty) : sendNotFoundPage(res);
@@ -293,7 +301,7 @@ export class ApiServer {
     const cr = this.options.customResources;
     if (!cr) return this.discovery;
     if (this.merged?.generation !== cr.generation) {
-      this.merged = { generation: cr.generation, discovery: new Discovery(this.tables, cr.groupVersions()) };
+      this.merged = { generation: cr.generation, discovery: new Discovery(this.tables, [...this.reviews.groupVersions(), ...cr.groupVersions()]) };
       this.discoveryCache.clear();
     }
     return this.merged.discovery;
