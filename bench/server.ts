@@ -28,6 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { serverStackArgs } from '../runtime/stack-size.ts';
+import { processCpuUs } from '../test/e2e/process-cpu.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
@@ -270,16 +271,6 @@ interface SideFigures {
   readonly cpu: number;
 }
 
-const CLOCK_TICK_US = 10_000; // USER_HZ is 100 on Linux
-
-/** utime + stime of a process in µs, from /proc/<pid>/stat (undefined elsewhere). */
-function cpuTime(pid: number | undefined): number | undefined {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold spaces
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
-}
-
 /** One unrecorded warm-up round per side, then ROUNDS interleaved rounds; medians per side. */
 async function sideBySide(label: string, sides: readonly Side[]): Promise<Map<string, SideFigures>> {
   const rps = new Map<string, number[]>(sides.map((s) => [s.name, []]));
@@ -291,9 +282,9 @@ async function sideBySide(label: string, sides: readonly Side[]): Promise<Map<st
   for (const side of sides) check(await side.round(), `${side.name} warm-up`);
   for (let i = 0; i < ROUNDS; i++) {
     for (const side of sides) {
-      const before = cpuTime(side.pid);
+      const before = processCpuUs(side.pid);
       const r = await side.round();
-      const after = cpuTime(side.pid);
+      const after = processCpuUs(side.pid);
       check(r, side.name);
       const perRequest = before !== undefined && after !== undefined && r.requests > 0 ? (after - before) / r.requests : NaN;
       rps.get(side.name)?.push(r.rps);

@@ -117,14 +117,27 @@ class PathCursor {
     return (this.key ??= serializePathElement(this.pe as PathElement));
   }
 
+  private made(which: 0 | 1 | 2): FieldSet | undefined {
+    return which === 0 ? this.n0 : which === 1 ? this.n1 : this.n2;
+  }
+
+  /** The set node of this path in set `which`, made with its missing ancestors (a loop: paths may be 10,000 deep). */
   private node(which: 0 | 1 | 2): FieldSet {
-    const have = which === 0 ? this.n0 : which === 1 ? this.n1 : this.n2;
-    if (have) return have;
-    const made = (this.parent as PathCursor).node(which).childFor(this.keyOf(), this.pe as PathElement);
-    if (which === 0) this.n0 = made;
-    else if (which === 1) this.n1 = made;
-    else this.n2 = made;
-    return made;
+    const missing: PathCursor[] = [];
+    let c: PathCursor = this;
+    while (!c.made(which)) {
+      missing.push(c);
+      c = c.parent as PathCursor;
+    }
+    let set = c.made(which) as FieldSet;
+    for (let i = missing.length - 1; i >= 0; i--) {
+      const m = missing[i];
+      set = set.childFor(m.keyOf(), m.pe as PathElement);
+      if (which === 0) m.n0 = set;
+      else if (which === 1) m.n1 = set;
+      else m.n2 = set;
+    }
+    return set;
   }
 }
 
@@ -135,6 +148,7 @@ function hasAnyKey(o: JsonObject): boolean {
 
 /** Returns true when the node recorded itself as a leaf. Recurses once per nesting level; `path` is a stack for errors. */
 function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): boolean {
+  if (t.kind === 'untyped') return setUntyped(v, here);
   const e = effective(t, v);
   if (e === 'leaf' || (e !== 'granularUntyped' && e.kind === 'scalar')) {
     here.insert();
@@ -192,6 +206,29 @@ function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[],
   return false;
 }
 
+/**
+ * walkSet of untyped (preserved) data, breadth first with a queue: every key's path is a member,
+ * a map's as well as a leaf's, inserted in the order the recursive walk inserts them. Preserved
+ * fields may nest 10,000 deep.
+ */
+function setUntyped(v: unknown, here: PathCursor): boolean {
+  if (!isObject(v)) {
+    here.insert();
+    return true;
+  }
+  const queue: [JsonObject, PathCursor][] = [[v, here]];
+  for (let i = 0; i < queue.length; i++) {
+    const [map, at] = queue[i];
+    for (const k of Object.keys(map)) {
+      const child = at.at({ field: k });
+      child.insert();
+      const val = map[k];
+      if (isObject(val)) queue.push([val, child]);
+    }
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Compare
 
@@ -232,20 +269,15 @@ function isEmptyList(v: unknown): boolean {
   return !Array.isArray(v) || v.length === 0;
 }
 
-/** Recurses once per nesting level; `path` is a stack for errors. */
+/** Recurses once per nesting level of typed data (untyped data is compared without recursion); `path` is a stack for errors. */
 function walkCompare(l: unknown, r: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): void {
-  let node: TypeNode | 'leaf' | 'granularUntyped';
-  if (t.kind === 'untyped') {
-    const el = l === MISSING ? undefined : effective(t, l);
-    const er = r === MISSING ? undefined : effective(t, r);
-    node = el && er && el !== er ? 'leaf' : (er ?? el ?? 'leaf');
-  } else node = t;
-
-  if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) {
+  if (t.kind === 'untyped') return compareUntyped(l, r, here);
+  const node = t;
+  if (node.kind === 'scalar') {
     compareLeaf(l, r, here);
     return;
   }
-  if (node !== 'granularUntyped' && node.kind === 'list') {
+  if (node.kind === 'list') {
     if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) {
       compareLeaf(l, r, here);
       return;
@@ -324,6 +356,7 @@ type Emitted = JsonObject | undefined | typeof SHARED_ELEMENT;
 
 /** The FieldsV1 entry of one element (undefined: none), as compare's set then FieldSet.emit would give it. */
 function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, ignored: FieldSet | undefined, strip: FieldSet | undefined, path: PathElement[], ctx: Ctx): Emitted {
+  if (t.kind === 'untyped' && ignored === undefined && strip === undefined) return emitUntyped(r);
   if (ignored?.members.has(key)) {
     // compare() types the whole object before ignored fields are filtered out: a value under an
     // ignored field that does not fit its schema still throws.
@@ -352,6 +385,30 @@ function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, igno
   }
   if (content === undefined) return member ? {} : undefined;
   return content;
+}
+
+/**
+ * emitElement of an untyped (preserved) member with nothing ignored or stripped under it, with an
+ * explicit stack: a map with keys is `{".": {}, "f:<key>": ...}` in key order, anything else `{}`.
+ * Preserved fields may nest 10,000 deep.
+ */
+function emitUntyped(r: unknown): JsonObject {
+  const entriesOf = (v: unknown): string[] => (isObject(v) ? Object.keys(v).sort(compareStrings) : []);
+  const rootKeys = entriesOf(r);
+  if (rootKeys.length === 0) return {};
+  const root: JsonObject = { '.': {} };
+  const pending: [JsonObject, string[], JsonObject][] = [[r as JsonObject, rootKeys, root]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, keys, out] = next;
+    for (const k of keys) {
+      const child = value[k];
+      const childKeys = entriesOf(child);
+      const emitted: JsonObject = childKeys.length === 0 ? {} : { '.': {} };
+      out[`f:${k}`] = emitted;
+      if (childKeys.length > 0) pending.push([child as JsonObject, childKeys, emitted]);
+    }
+  }
+  return root;
 }
 
 /**
@@ -405,18 +462,14 @@ export function merge(lhs: unknown, rhs: unknown, schema: Schema | undefined, de
   return walkMerge(lhs, rhs, typeOf(schema, defs), [], { defs });
 }
 
-/** Recurses once per nesting level; `path` is a stack for errors. */
+/** Recurses once per nesting level of typed data (untyped data is merged without recursion); `path` is a stack for errors. */
 function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx: Ctx): unknown {
-  let node: TypeNode | 'leaf' | 'granularUntyped';
-  if (t.kind === 'untyped') {
-    const el = l === MISSING ? undefined : effective(t, l);
-    const er = r === MISSING ? undefined : effective(t, r);
-    node = el && er && el !== er ? 'leaf' : (er ?? el ?? 'leaf');
-  } else node = t;
+  if (t.kind === 'untyped') return mergeUntyped(l, r);
+  const node = t;
   const keepRHS = (): unknown => (r !== MISSING ? r : l);
 
-  if (node === 'leaf' || (node !== 'granularUntyped' && node.kind === 'scalar')) return keepRHS();
-  if (node !== 'granularUntyped' && node.kind === 'list') {
+  if (node.kind === 'scalar') return keepRHS();
+  if (node.kind === 'list') {
     if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) return keepRHS();
     if (!Array.isArray(l) && !Array.isArray(r)) return keepRHS();
     const ll = Array.isArray(l) ? l : [];
@@ -498,6 +551,69 @@ function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx
     path.pop();
   }
   return size > 0 ? out : MISSING;
+}
+
+/**
+ * walkCompare of untyped (preserved) data, in the same order with an explicit stack: two maps
+ * compare key by key (a map on one side only is added or removed after its keys), anything else
+ * as a leaf. Preserved fields may nest 10,000 deep.
+ */
+function compareUntyped(l: unknown, r: unknown, here: PathCursor): void {
+  type Step = { l: unknown; r: unknown; here: PathCursor; after: boolean };
+  const steps: Step[] = [{ l, r, here, after: false }];
+  for (let s = steps.pop(); s; s = steps.pop()) {
+    if (s.after) {
+      if (s.l === MISSING) s.here.insert(ADDED);
+      else if (s.r === MISSING) s.here.insert(REMOVED);
+      continue;
+    }
+    const lMap = s.l !== MISSING && isObject(s.l);
+    const rMap = s.r !== MISSING && isObject(s.r);
+    // a map against a non-map is a leaf change, as effective() types them
+    const lk = lMap && (rMap || s.r === MISSING) ? Object.keys(s.l as JsonObject) : [];
+    const rk = rMap && (lMap || s.l === MISSING) ? Object.keys(s.r as JsonObject) : [];
+    if (lk.length === 0 && rk.length === 0) {
+      compareLeaf(s.l, s.r, s.here);
+      continue;
+    }
+    const lm = lMap ? (s.l as JsonObject) : {};
+    const rm = rMap ? (s.r as JsonObject) : {};
+    const children: Step[] = [];
+    for (const k of lk) children.push({ l: lm[k], r: Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, here: s.here.at({ field: k }), after: false });
+    for (const k of rk) if (!Object.prototype.hasOwnProperty.call(lm, k)) children.push({ l: MISSING, r: rm[k], here: s.here.at({ field: k }), after: false });
+    steps.push({ ...s, after: true });
+    for (let i = children.length - 1; i >= 0; i--) steps.push(children[i]);
+  }
+}
+
+/**
+ * walkMerge of untyped (preserved) data, with an explicit stack: two maps merge key by key (LHS
+ * keys first, then the new RHS keys), anything else keeps the RHS. Preserved fields may nest
+ * 10,000 deep, deeper than a recursive walk's frames fit in the stack.
+ */
+function mergeUntyped(l: unknown, r: unknown): unknown {
+  const mergeable = (a: unknown, b: unknown): a is JsonObject => a !== b && isObject(a) && isObject(b) && (Object.keys(a).length > 0 || Object.keys(b).length > 0);
+  if (l === MISSING || r === MISSING || !mergeable(l, r)) return r !== MISSING ? r : l;
+  const root: JsonObject = {};
+  const pending: [JsonObject, JsonObject, JsonObject][] = [[l, r as JsonObject, root]];
+  const put = (out: JsonObject, k: string, v: unknown): void => {
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  };
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [lm, rm, out] = next;
+    for (const k of Object.keys(lm)) {
+      if (!Object.prototype.hasOwnProperty.call(rm, k)) {
+        put(out, k, lm[k]);
+      } else if (mergeable(lm[k], rm[k])) {
+        const child: JsonObject = {};
+        put(out, k, child);
+        pending.push([lm[k] as JsonObject, rm[k] as JsonObject, child]);
+      } else put(out, k, rm[k]);
+    }
+    for (const k of Object.keys(rm)) if (!Object.prototype.hasOwnProperty.call(lm, k)) put(out, k, rm[k]);
+  }
+  return root;
 }
 
 // ------------------------------------------------------------------------------------------------
