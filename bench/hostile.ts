@@ -95,12 +95,15 @@ async function normalTraffic(s: TestServer, until: number): Promise<number[]> {
 /** Answers that the suite would refuse (status, Status body, secret), by `case / path`: the first problem of each. */
 const unexpected = new Map<string, string>();
 
+/** Numbers the hostile writes' objects across rounds, so that no name is written twice. */
+let writesSent = 0;
+
 /** Every prepared write in turn, over and over, until `until`; the statuses answered. */
 async function hostileLoop(s: TestServer, writes: PreparedWrite[], until: number, statuses: Map<number, number>, marker: string): Promise<number> {
   let sent = 0;
   for (let seq = 0; performance.now() < until; seq++) {
     const w = writes[seq % writes.length];
-    const result = await sendWrite(s, w, `${w.c.name}-${w.path}-${seq}`);
+    const result = await sendWrite(s, w, `${w.c.name}-${w.path}-${writesSent++}`);
     if (result.setup && result.setup.status !== 201) unexpected.set(`${w.c.name} / ${w.path}`, `setup answered ${result.setup.status}`);
     for (const a of result.answers) {
       statuses.set(a.response.status, (statuses.get(a.response.status) ?? 0) + 1);
