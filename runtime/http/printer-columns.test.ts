@@ -19,6 +19,7 @@ import { storageVersionMigrationResource } from '../../out/routes/storageversion
 import { validatingWebhookConfigurationResource } from '../../out/routes/validatingwebhookconfiguration.ts';
 import { volumeAttachmentResource } from '../../out/routes/volumeattachment.ts';
 import { volumeAttributesClassResource } from '../../out/routes/volumeattributesclass.ts';
+import { eventResource } from '../../out/routes/event.ts';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');
 const CREATED = '2026-01-02T03:02:35Z'; // 90 s before NOW
@@ -118,6 +119,20 @@ const cases: Case[] = [
     row: ['m', 'widgets.v1.example.com'],
   },
   { name: 'CustomResourceDefinition: Created At, no Age', d: customResourceDefinitionResource, obj: { metadata: meta('widgets.example.com') }, header: ['Name', 'Created At'], row: ['widgets.example.com', CREATED] },
+  {
+    name: 'Event of an old-style recorder: no Age, Name last (wide), source with host, message trimmed',
+    d: eventResource,
+    obj: { metadata: meta('cfg.1'), involvedObject: { kind: 'ConfigMap', name: 'cfg', fieldPath: 'data' }, type: 'Normal', reason: 'Updated', message: ' changed\n', source: { component: 'watcher', host: 'n1' }, firstTimestamp: CREATED, lastTimestamp: '2026-01-02T03:03:05Z', count: 3 },
+    header: ['Last Seen', 'Type', 'Reason', 'Object', 'Subobject*', 'Source*', 'Message', 'First Seen*', 'Count*', 'Name*'],
+    row: ['60s', 'Normal', 'Updated', 'configmap/cfg', 'data', 'watcher, n1', 'changed', '90s', 3, 'cfg.1'],
+  },
+  {
+    name: 'Event of a new-style recorder: eventTime for both times, count 1, reporting controller as source',
+    d: eventResource,
+    obj: { metadata: meta('sc.1'), involvedObject: { kind: 'StorageClass' }, type: 'Warning', reason: 'Failed', eventTime: '2026-01-02T03:03:35.000000Z', reportingComponent: 'cluster.io/p', reportingInstance: 'p-0' },
+    header: ['Last Seen', 'Type', 'Reason', 'Object', 'Subobject*', 'Source*', 'Message', 'First Seen*', 'Count*', 'Name*'],
+    row: ['30s', 'Warning', 'Failed', 'storageclass', '', 'cluster.io/p, p-0', '', '30s', 1, 'sc.1'],
+  },
 ];
 
 describe('printer columns as upstream printers', () => {

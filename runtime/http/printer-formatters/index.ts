@@ -10,6 +10,10 @@ import { boundClaimAccessModes } from './bound-claim-access-modes.ts';
 import { defaultClassName } from './default-class-name.ts';
 import { tokenAudiences } from './token-audiences.ts';
 import { groupVersionResource } from './group-version-resource.ts';
+import { eventCount, eventFirstSeen, eventLastSeen } from './event-seen.ts';
+import { eventObject } from './event-object.ts';
+import { eventSource } from './event-source.ts';
+import { trimSpace } from './trim-space.ts';
 
 export type { CellFormatter } from './types.ts';
 
@@ -24,4 +28,10 @@ export const cellFormatters: Readonly<Record<string, CellFormatter>> = {
   defaultClassName,
   tokenAudiences,
   groupVersionResource,
+  eventLastSeen,
+  eventFirstSeen,
+  eventCount,
+  eventObject,
+  eventSource,
+  trimSpace,
 };

@@ -1,0 +1,46 @@
+// The core v1 Event strategy: upstream's legacy event validation, checked against every fixture of
+// test/fixtures/objects/event (each carries the strategy's errors as `strategyWant`, none when
+// absent, beside the validator's `want` that test/validators checks), and the `source` field selector.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { FieldError } from '../../schema/types.ts';
+import type { Obj } from '../object.ts';
+import { strategyFor } from './index.ts';
+
+const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'event');
+interface Fixture {
+  object: Obj;
+  old?: Obj;
+  strategyWant?: FieldError[];
+}
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => [f, parse(readFileSync(join(dir, f), 'utf8')) as Fixture] as const);
+
+const strategy = strategyFor('Event');
+
+describe('Event strategy against the fixtures', () => {
+  it('has fixtures the strategy refuses, on create and on update, and fixtures it accepts', () => {
+    expect(fixtures.filter(([, f]) => (f.strategyWant ?? []).length > 0 && !f.old).length).toBeGreaterThanOrEqual(4);
+    expect(fixtures.some(([, f]) => (f.strategyWant ?? []).length > 0 && f.old)).toBe(true);
+    expect(fixtures.filter(([name]) => name.startsWith('valid-')).length).toBeGreaterThanOrEqual(4);
+  });
+  it.each(fixtures)('%s', (_name, f) => {
+    const got = f.old ? strategy.validateUpdate!(f.object, f.old) : strategy.validate!(f.object);
+    expect(got).toEqual(f.strategyWant ?? []);
+  });
+});
+
+describe('the source field selector (upstream EventToSelectableFields)', () => {
+  it.each([
+    ['source.component', { source: { component: 'kubelet', host: 'n1' }, reportingComponent: 'cluster.io/x' }, 'kubelet'],
+    ['reportingComponent when source.component is empty', { source: { component: '' }, reportingComponent: 'cluster.io/x' }, 'cluster.io/x'],
+    ['reportingComponent without a source', { reportingComponent: 'cluster.io/x' }, 'cluster.io/x'],
+    ['empty when neither is set', {}, ''],
+  ] as const)('%s', (_name, obj, want) => {
+    expect(strategy.fieldValues!(obj as Obj)).toEqual({ source: want });
+  });
+});
