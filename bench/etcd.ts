@@ -9,12 +9,17 @@
 // least 0.8x) and the client's CPU per call (process.cpuUsage: etcd runs in its own process) are
 // printed. The etcd member is a throwaway one on loopback unless BENCH_ETCD_SERVERS names one.
 //
-// Env: BENCH_SECONDS (default 0.5), BENCH_ROUNDS (default 15), BENCH_WORKERS (default "1,32").
+// Then GET and LIST throughput through one API server replica against two on the same etcd
+// (bench/etcd-replicas.ts), printing the ratio.
+//
+// Env: BENCH_SECONDS (default 0.5), BENCH_ROUNDS (default 15), BENCH_WORKERS (default "1,32");
+// BENCH_REPLICAS=0 leaves the replica section out (its own variables: bench/etcd-replicas.ts).
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { EtcdStorage } from '../runtime/storage/etcd.ts';
 import { startEtcdMember, type EtcdMember } from '../runtime/storage/etcd-test-member.ts';
+import { replicaThroughput } from './etcd-replicas.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 0.5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -133,6 +138,10 @@ async function main(): Promise<void> {
     process.stdout.write(`etcd backend vs raw etcd calls through the same client (${endpoints.join(',')}; ${ROUNDS} alternating rounds of ${SECONDS} s, medians)\n`);
     for (const r of rows) process.stdout.write(r + '\n');
     process.stdout.write('target: create at least 0.8x raw put\n');
+    if (process.env.BENCH_REPLICAS !== '0') {
+      process.stdout.write('\n');
+      for (const l of await replicaThroughput(endpoints[0], etcdPid)) process.stdout.write(l + '\n');
+    }
   } finally {
     await storage.close();
     await member?.stop();

@@ -2,7 +2,7 @@
 // kube-apiserver does in its --cert-dir). kubectl sends bearer tokens only over TLS, so the
 // default server speaks HTTPS; the kubeconfig trusts this certificate.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 
@@ -39,8 +39,16 @@ export async function ensureServingCert(dir: string, address: string): Promise<S
         { name: 'subjectAltName', altNames },
       ],
     });
-    writeFileSync(keyFile, pems.private, { mode: 0o600 });
-    writeFileSync(certFile, pems.cert);
+    // Replicas started together on one data directory: the first to create the key writes the pair
+    // (the certificate renamed into place whole); the others wait for it and use that one.
+    try {
+      writeFileSync(keyFile, pems.private, { mode: 0o600, flag: 'wx' });
+      writeFileSync(`${certFile}.${process.pid}.tmp`, pems.cert);
+      renameSync(`${certFile}.${process.pid}.tmp`, certFile);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      for (let i = 0; i < 100 && !existsSync(certFile); i++) await new Promise((r) => setTimeout(r, 50));
+    }
   }
   return { cert: readFileSync(certFile), key: readFileSync(keyFile), certFile };
 }

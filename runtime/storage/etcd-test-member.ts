@@ -16,6 +16,10 @@ export interface EtcdMember {
   readonly process: ChildProcess;
   /** SIGTERM, wait for the exit, remove the data directory. Idempotent. */
   stop(): Promise<void>;
+  /** Ends the process (SIGTERM by default) and keeps the data directory: etcd gone, as for a crash or maintenance. */
+  halt(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the member again on the same ports and data (after halt(), or halting it first); resolves once healthy. */
+  restart(): Promise<void>;
 }
 
 export interface EtcdMemberOptions {
@@ -161,53 +165,86 @@ export async function startEtcdMember(options: EtcdMemberOptions = {}): Promise<
   }
   if (options.maxRequestBytes !== undefined) args.push('--max-request-bytes', String(options.maxRequestBytes));
   if (options.progressNotifyIntervalMs !== undefined) args.push('--experimental-watch-progress-notify-interval', `${options.progressNotifyIntervalMs}ms`);
-  const child = spawn('etcd', args, { env: etcdEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    if (stderr.length < 8192) stderr += d.toString();
-  });
+
+  let child: ChildProcess;
   let exited = false;
-  // a test process that dies (an uncaught exception, process.exit) takes its members with it
+  let exit: Promise<void>;
+  let stderr = '';
+  let removed = false;
+  // a test process that dies (an uncaught exception, process.exit) takes its member with it
   const killOnExit = (): void => {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
-  const exit = new Promise<void>((r) =>
-    child.once('exit', () => {
-      exited = true;
-      process.removeListener('exit', killOnExit);
-      r();
-    }),
-  );
-  let stopped = false;
+  const spawnMember = (): void => {
+    exited = false;
+    stderr = '';
+    child = spawn('etcd', args, { env: etcdEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.on('data', (d: Buffer) => {
+      if (stderr.length < 8192) stderr += d.toString();
+    });
+    const c = child;
+    exit = new Promise<void>((r) =>
+      c.once('exit', () => {
+        exited = true;
+        r();
+      }),
+    );
+  };
+  /** Ends the process (SIGTERM, or SIGKILL after 5 s, or at once with `signal`), keeping the data directory. */
+  const halt = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    if (exited) return;
+    child.kill(signal);
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exit;
+    clearTimeout(killTimer);
+  };
   const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    if (!exited) {
-      child.kill('SIGTERM');
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exit;
-      clearTimeout(killTimer);
-    }
+    if (removed) return;
+    removed = true;
+    await halt();
+    process.removeListener('exit', killOnExit);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
-  for (;;) {
-    if (exited) {
-      await stop();
-      throw new Error(`etcd exited at start: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  const waitHealthy = async (): Promise<void> => {
+    const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+    for (;;) {
+      if (exited) {
+        const why = stderr.trim().split('\n').slice(-3).join(' | ');
+        await stop();
+        throw new Error(`etcd exited at start: ${why}`);
+      }
+      try {
+        if (await healthy(endpoint, options.tls)) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        const why = stderr.trim().slice(-500);
+        await stop();
+        throw new Error(`etcd did not become healthy within ${options.startTimeoutMs ?? 10_000} ms: ${why}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
-    try {
-      if (await healthy(endpoint, options.tls)) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`etcd did not become healthy within ${options.startTimeoutMs ?? 10_000} ms: ${stderr.trim().slice(-500)}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { endpoint, dataDir, process: child, stop };
+  };
+  spawnMember();
+  await waitHealthy();
+  return {
+    endpoint,
+    dataDir,
+    get process() {
+      return child;
+    },
+    stop,
+    async halt(signal?: NodeJS.Signals) {
+      await halt(signal);
+    },
+    async restart() {
+      if (removed) throw new Error('etcd member: restart after stop()');
+      await halt();
+      spawnMember();
+      await waitHealthy();
+    },
+  };
 }

@@ -262,7 +262,8 @@ describe.skipIf(skip !== undefined)('etcd backend against a throwaway member', (
       const err = await rejection(s.get('/core/configmaps/a/x'));
       expect(err.code).toBe('Unavailable');
       expect(err.message).toMatch(/^etcd unavailable: /);
-      expect(Date.now() - t0).toBeLessThan(3000);
+      // the 2 s deadline plus slack: the whole suite runs beside this file on two cores
+      expect(Date.now() - t0).toBeLessThan(4500);
       const deadline = Date.now() + 5000;
       while (!w.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(w.error?.code).toBe('Unavailable');

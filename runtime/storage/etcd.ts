@@ -3,7 +3,7 @@
 // (prefix default `/registry`); values are the JSON text as is; an object's resourceVersion is the
 // key's mod revision. Several servers may share one etcd: nothing here is cached between calls.
 
-import { Etcd3, type IKeyValue, type IOptions, type IResponseOp, type IWatchResponse, type KVClient } from 'etcd3';
+import { Etcd3, type IKeyValue, type IOptions, type IResponseOp, type IWatchResponse, type KVClient, type LeaseClient } from 'etcd3';
 import { ConsecutiveBreaker, circuitBreaker, handleWhen, noop, retry } from 'cockatiel';
 import { COMPACT_REV_KEY, EtcdCompactor } from './etcd-compactor.ts';
 import { classifyEtcdError, toStorageError } from './etcd-errors.ts';
@@ -261,6 +261,15 @@ export class EtcdStorage implements Storage {
   /** The etcd client's KV service this store calls (the benchmark compares raw calls through it). */
   rawKv(): KVClient {
     return this.kv;
+  }
+
+  /**
+   * The KV and Lease services and the key prefix, for the leader elector
+   * (runtime/controller/leader-election-etcd.ts), which keeps its leases beside the registry's keys.
+   */
+  coordination(): { kv: KVClient; lease: LeaseClient; prefix: string } {
+    this.checkOpen();
+    return { kv: this.kv, lease: this.client.leaseClient, prefix: this.prefix };
   }
 
   /** The periodic compactor, for tests. */

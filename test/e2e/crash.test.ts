@@ -1,8 +1,9 @@
-// Durability at the server level: with sqlite, a 201 means the object is on disk. A load of
-// concurrent creates over HTTP, `kill -9` of the server in the middle of it, a restart on the same
-// data directory: every acknowledged object must be there.
+// Durability at the server level: with sqlite, a 201 means the object is on disk; with etcd, that
+// etcd committed it. A load of concurrent creates over HTTP, `kill -9` of the server in the middle
+// of it, a restart on the same data directory (and etcd member): every acknowledged object must be there.
 
 import { afterAll, describe, expect, it } from 'vitest';
+import { availableBackends, ServerBackend } from './backend.ts';
 import { TestServer } from './harness.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -12,14 +13,16 @@ const CONCURRENCY = 48;
 /** kill -9 once this many creates were acknowledged (well before the load ends). */
 const KILL_AFTER = 400;
 
-describe('crash: kill -9 under a create load (sqlite)', () => {
+describe.each(availableBackends('crash', ['sqlite', 'etcd'] as const))('crash: kill -9 under a create load (%s)', (storage) => {
+  const backend = new ServerBackend(storage);
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const s of servers.reverse()) await s.stop();
+    await backend.close();
   });
 
   it('every acknowledged create survives the crash', async () => {
-    const first = await TestServer.start('sqlite');
+    const first = await backend.start();
     servers.push(first);
     const acknowledged = new Set<string>();
     const failed: string[] = [];
@@ -47,7 +50,7 @@ describe('crash: kill -9 under a create load (sqlite)', () => {
     expect(started).toBeLessThan(TOTAL);
     expect(acknowledged.size).toBeGreaterThanOrEqual(KILL_AFTER);
 
-    const second = await TestServer.start('sqlite', first.dataDir, [], true);
+    const second = await backend.start(first.dataDir, [], true);
     servers.push(second);
     const listed = await second.get(CM);
     expect(listed.status).toBe(200);

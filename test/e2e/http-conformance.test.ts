@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { availableBackends, ServerBackend } from './backend.ts';
 import { eventually, TestServer } from './harness.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -19,13 +20,15 @@ function pv(name: string, extra: Record<string, unknown> = {}): Record<string, u
   };
 }
 
-describe.each(['memory', 'sqlite'] as const)('HTTP conformance (%s storage)', (storage) => {
+describe.each(availableBackends('HTTP conformance', ['memory', 'sqlite', 'etcd'] as const))('HTTP conformance (%s storage)', (storage) => {
   let s: TestServer;
+  const backend = new ServerBackend(storage);
   beforeAll(async () => {
-    s = await TestServer.start(storage);
+    s = await backend.start();
   });
   afterAll(async () => {
     await s?.stop();
+    await backend.close();
   });
 
   describe('open endpoints and authentication', () => {

@@ -1,17 +1,19 @@
 // A real client-go-style informer (@kubernetes/client-node 1.4, makeInformer = ListWatch) against
-// a real server process with sqlite: it lists, watches, and its cache stays equal to the server's
+// a real server process with sqlite, and with etcd: it lists, watches, and its cache stays equal to the server's
 // list across creates, updates and deletes, and across dropped connections (the server stopped,
 // changed behind the informer's back, and restarted on the same port and data directory). Every
 // wait is bounded.
 
 import { CoreV1Api, KubeConfig, makeInformer, type Informer, type ObjectCache, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { availableBackends, ServerBackend } from './backend.ts';
 import { eventually, TestServer } from './harness.ts';
 
 const NS = 'informed';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
 
-describe('informer (client-node 1.4) on ConfigMaps, sqlite', () => {
+describe.each(availableBackends('informer', ['sqlite', 'etcd'] as const))('informer (client-node 1.4) on ConfigMaps, %s', (storage) => {
+  const backend = new ServerBackend(storage);
   let s: TestServer;
   let dataDir: string;
   let port: number;
@@ -24,7 +26,7 @@ describe('informer (client-node 1.4) on ConfigMaps, sqlite', () => {
 
   /** Start a server on the same port and data directory as the first one. */
   const restart = async (): Promise<void> => {
-    s = await TestServer.start('sqlite', dataDir, ['--port', String(port)], true);
+    s = await backend.start(dataDir, ['--port', String(port)], true);
   };
 
   /** name → resourceVersion of the informer's cache. */
@@ -54,7 +56,7 @@ describe('informer (client-node 1.4) on ConfigMaps, sqlite', () => {
   };
 
   beforeAll(async () => {
-    s = await TestServer.start('sqlite');
+    s = await backend.start();
     dataDir = s.dataDir;
     port = s.port;
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
@@ -88,6 +90,7 @@ describe('informer (client-node 1.4) on ConfigMaps, sqlite', () => {
     for (const t of timers) clearTimeout(t);
     await informer?.stop();
     await s?.stop();
+    await backend.close();
   });
 
   it('lists the existing objects on start', async () => {
@@ -136,7 +139,7 @@ describe('informer (client-node 1.4) on ConfigMaps, sqlite', () => {
     expect(informer.get('live-1', NS)?.data).toEqual({ v: 'gap' });
     expect(informer.get('live-2', NS)).toBeUndefined();
     expect(informer.get('pre-1', NS)?.data).toEqual({ v: 'recreated' });
-    // The watch resumed from the informer's resourceVersion (replayed from the sqlite log), no relist.
+    // The watch resumed from the informer's resourceVersion (replayed from the sqlite log or etcd's history), no relist.
     expect(lists).toBe(1);
   });
 
