@@ -1,14 +1,28 @@
-// out/validators: per resource validate(obj) and validateUpdate(obj, old), compiled by the
-// runtime's schema compiler from one shared definitions.json of every shape.
+// out/validators: per resource a standalone validator module (validate, validateUpdate, applyDefaults,
+// prune, the strict option), its validation generated here by the schema compiler
+// (runtime/schema/codegen-module.ts) with the data it links at run time beside it
+// (`<kind>.data.ts`); and definitions.json of every shape, for the server and embedded shapes.
 import type { Model } from '../model/model.ts';
 import { GENERATED_HEADER, type Generator, type OutputFile } from '../output.ts';
 import { renderTemplate } from '../templates.ts';
 import { moduleName } from '../routes/generator.ts';
+import { compileSchemaModule } from '../../runtime/schema/codegen-module.ts';
+import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
+import type { ResourceContext, Schema } from '../../runtime/schema/types.ts';
+
+/**
+ * JSON for a String.raw template literal: JSON.parse reads the text back (faster than an object
+ * literal of the same size, and no import attributes, which plain ESM and CommonJS would need for a
+ * .json file). A backquote and `${` only occur inside JSON strings, where a \u escape means the same.
+ */
+function rawJsonText(value: unknown): string {
+  return JSON.stringify(value, null, 1).replace(/`/g, '\\u0060').replace(/\$\{/g, '$\\u007b');
+}
 
 export const validatorsGenerator: Generator = {
   name: 'validators',
   generate(model: Model): OutputFile[] {
-    const definitions = Object.fromEntries([...model.shapes].map(([name, shape]) => [name, shape.schema]));
+    const definitions: Record<string, Schema> = Object.fromEntries([...model.shapes].map(([name, shape]) => [name, shape.schema]));
     const gates = Object.fromEntries(model.featureGates.map((g) => [g.name, g.default]));
     const files: OutputFile[] = [
       // One top-level key: bundlers turn top-level JSON keys into module bindings (a shape named JSON would shadow JSON).
@@ -29,16 +43,30 @@ export const definitions: Record<string, Schema> = json.shapes as Record<string,
       },
     ];
     for (const r of model.resources) {
-      const resourceContext = { kind: r.kind, group: r.group, version: r.version, namespaced: r.scope === 'Namespaced', nameSyntax: r.nameSyntax };
-      files.push({
-        path: `validators/${moduleName(r)}.ts`,
-        content: renderTemplate('validator.ts.tmpl', {
-          header: GENERATED_HEADER,
-          kind: r.kind,
-          apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
-          resourceContext: JSON.stringify(resourceContext),
-        }),
-      });
+      const resourceContext: ResourceContext = { kind: r.kind, group: r.group, version: r.version, namespaced: r.scope === 'Namespaced', nameSyntax: r.nameSyntax };
+      const compiled = compileSchemaModule(
+        { $ref: `#/components/schemas/${r.kind}` },
+        { definitions, resource: resourceContext, cel: builtinCelRuleEngine, celErrorValue: 'value' },
+      );
+      const module = moduleName(r);
+      files.push(
+        {
+          path: `validators/${module}.ts`,
+          content: renderTemplate('validator.ts.tmpl', {
+            header: GENERATED_HEADER,
+            kind: r.kind,
+            module,
+            apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
+            resourceContext: JSON.stringify(resourceContext),
+            source: compiled.source,
+            compiledCel: compiled.compiledCel.map((f) => `${f},`).join('\n'),
+          }),
+        },
+        {
+          path: `validators/${module}.data.ts`,
+          content: renderTemplate('validator-data.ts.tmpl', { header: GENERATED_HEADER, kind: r.kind, json: rawJsonText(compiled.data) }),
+        },
+      );
     }
     const index = model.resources
       .map((r) => `export * as ${r.kind} from './${moduleName(r)}.ts';`)

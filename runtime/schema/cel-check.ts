@@ -7,7 +7,8 @@ import { CelCompileError } from './types.ts';
 import { fieldErr, NIL_COLLECTION } from './errors.ts';
 import { hasOwn, isObject } from './rules/util.ts';
 import { SchemaCompileError } from './compile-error.ts';
-import type { Check } from './schema-tree.ts';
+import type { Check } from './closures.ts';
+import type { CompiledCelFast } from './cel-aot-runtime.ts';
 
 export interface CelCheckEnv {
   cel: CelRuleEngine | undefined;
@@ -16,11 +17,16 @@ export interface CelCheckEnv {
   /** The schema the rules see (a $ref wrapper's local keywords see the referenced structure). */
   scope: Schema | undefined;
   resolve: (s: Schema) => Schema;
+  /** The rules compiled to JavaScript (cel-aot.ts), by rule index; null where a rule is not. */
+  fast?: readonly (CompiledCelFast | null)[];
+  /** Evaluate with the interpreter too where a compiled rule answered, and throw if they disagree (tests). */
+  verifyFast?: boolean;
 }
 
 /** The node's CEL rules as one check; null when it has none. */
 export function compileCelCheck(s: Schema, ptr: string, env: CelCheckEnv): Check | null {
-  const { cel, definitions, celErrorValue, resolve } = env;
+  const { cel, definitions, celErrorValue, resolve, verifyFast } = env;
+  const fast = env.fast ?? [];
   const rules = s['x-cluster-validations'];
   if (rules === undefined) return null;
   if (!Array.isArray(rules)) throw new SchemaCompileError(ptr + '/x-cluster-validations', 'x-cluster-validations must be a list');
@@ -49,6 +55,11 @@ export function compileCelCheck(s: Schema, ptr: string, env: CelCheckEnv): Check
     for (let i = 0; i < n; i++) {
       const c = compiled[i];
       if (c.rule.isTransitionRule && !c.optionalOld && (!ctx.update || old === undefined)) continue;
+      const f = fast[i];
+      if (f && fastTrue(f, v, old)) {
+        if (verifyFast && !c.rule.evaluate(v, old).ok) throw new Error(`compiled CEL rule ${JSON.stringify(c.text)} answered true where the interpreter does not`);
+        continue;
+      }
       const res = c.rule.evaluate(v, old);
       if (res.ok) continue;
       let field = ctx.path();
@@ -64,6 +75,15 @@ export function compileCelCheck(s: Schema, ptr: string, env: CelCheckEnv): Check
       ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
     }
   };
+}
+
+/** Whether a compiled rule answers true (anything else, BAIL included, leaves it to the interpreter). */
+function fastTrue(f: CompiledCelFast, v: unknown, old: unknown): boolean {
+  try {
+    return f(v, old) === true;
+  } catch {
+    return false;
+  }
 }
 
 function knownReason(r: string): FieldErrorReason {

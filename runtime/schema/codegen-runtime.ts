@@ -9,6 +9,7 @@ import { base64ErrorOffset, base64ErrorText, numberFormat, stringFormat } from '
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { validateEmbeddedResource } from './metadata.ts';
+import { compilePattern, type CompiledPattern } from './pattern.ts';
 
 /** The JSON type name kube-openapi reports for a value. */
 export function dataType(v: unknown): string {
@@ -64,6 +65,20 @@ export const H = {
   stringFormat,
   numberFormat,
   fastSyntax: FAST_SYNTAX,
+  /** An RE2 pattern compiled on its first test (a generated module's `pattern`; checked at generation). */
+  lazyPattern(source: string): Pick<CompiledPattern, 'test'> {
+    let re: CompiledPattern | undefined;
+    return {
+      test(s: string): boolean {
+        if (!re) {
+          const c = compilePattern(source);
+          if (!c.ok) throw new Error(`invalid pattern ${JSON.stringify(source)}: ${c.error}`);
+          re = c.pattern;
+        }
+        return re.test(s);
+      },
+    };
+  },
   /** apiVersion, kind and metadata of an x-cluster-embedded-resource. */
   embedded: validateEmbeddedResource,
   /** Whether every own key passes a check. */

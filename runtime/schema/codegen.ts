@@ -15,6 +15,9 @@
 // Declarative rules, CEL rules and metadata checks stay closures the generated code calls (`R`),
 // with helpers (`H`, codegen-runtime.ts) for error messages and the few non-trivial checks.
 //
+// The same generator writes the validators of out/validators ahead of time (codegen-module.ts: typed
+// source for a module, constants as expressions, closures linked from recipes by standalone.ts).
+//
 // User data (property names, enum values, patterns, messages) never goes into the source raw: it
 // goes in as JSON string literals or as entries of the constants array (`K`).
 import type { CompileOptions, CompiledValidator, FieldError, Schema } from './types.ts';
@@ -22,6 +25,7 @@ import { ValidationContext } from './context.ts';
 import { SchemaCompileError } from './compile-error.ts';
 import { H, type Helpers } from './codegen-runtime.ts';
 import { applyDefaults, prune } from './defaults-prune.ts';
+import { rootRunner, type RootFn } from './run.ts';
 import { compileTree, type Check, type ClosureRef, type SchemaTree, type TreeNode } from './schema-tree.ts';
 
 export type { ClosureRef };
@@ -81,7 +85,7 @@ const TYPE_CODE: Record<string, (x: string) => string> = {
 /** Definitions up to this many nodes (and not recursive) are inlined at their use sites. */
 const INLINE_LIMIT = 40;
 
-class Generator {
+export class Generator {
   readonly consts: unknown[] = [];
   private readonly prelude: string[] = [];
   private readonly fns: string[] = [];
@@ -92,7 +96,21 @@ class Generator {
   private readonly inlineMemo = new Map<TreeNode, boolean>();
   private tmp = 0;
 
-  constructor(private readonly tree: SchemaTree) {}
+  /**
+   * With `typed`, the source is TypeScript for a module (codegen-module.ts): values typed `any` (JSON
+   * of any shape, checked by the code itself), and no constant that needs the K array.
+   */
+  constructor(private readonly tree: SchemaTree, private readonly typed = false) {}
+
+  /** The type annotation of a JSON value's variable. */
+  private get anyT(): string {
+    return this.typed ? ': any' : '';
+  }
+
+  /** Non-null assertion on a helper lookup that the tree made sure succeeds. */
+  private get bang(): string {
+    return this.typed ? '!' : '';
+  }
 
   private v(prefix: string): string {
     return `${prefix}${this.tmp++}`;
@@ -111,6 +129,7 @@ class Generator {
       }
     }
     if (json !== undefined) this.prelude.push(`const ${name} = ${json};`);
+    else if (this.typed) this.prelude.push(`const ${name} = ${moduleConstant(value)};`);
     else {
       const i = this.consts.push(value) - 1;
       this.prelude.push(`const ${name} = K[${i}];`);
@@ -177,7 +196,8 @@ class Generator {
     const out: string[] = [];
     this.body(n, 'x', 'o', { base: 'd', off: 0, pend: [] }, out);
     const label = n.defName !== null ? ` // ${n.defName.replace(/[^A-Za-z0-9_.-]/g, '_')}` : '';
-    this.fns.push(`function ${name}(x, o, c, d) {${label}\n${out.join('\n')}\n}`);
+    const params = this.typed ? '(x: any, o: any, c: ValidationContext, d: number): void' : '(x, o, c, d)';
+    this.fns.push(`function ${name}${params} {${label}\n${out.join('\n')}\n}`);
     return name;
   }
 
@@ -272,7 +292,7 @@ class Generator {
           }
           case 'format': {
             const f = this.v('sf');
-            this.raw(`const ${f} = H.stringFormat(${JSON.stringify(s.fname)});`);
+            this.raw(`const ${f} = H.stringFormat(${JSON.stringify(s.fname)})${this.bang};`);
             lines.push(`if (!${f}(${x})) H.strFormat(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.fname)});`);
             break;
           }
@@ -297,7 +317,7 @@ class Generator {
             break;
           case 'format': {
             const f = this.v('nf');
-            this.raw(`const ${f} = H.numberFormat(${JSON.stringify(s.fname)});`);
+            this.raw(`const ${f} = H.numberFormat(${JSON.stringify(s.fname)})${this.bang};`);
             lines.push(`if (!${f}(${x})) H.numFormat(c, ${pathCode(p)}, ${x}, ${this.constExpr(s.fname)});`);
             break;
           }
@@ -335,7 +355,7 @@ class Generator {
       let call = `c.len = ${depthCode(q)}; r${r.fn}(${x}, ${o}, c);`;
       if (r.fast) {
         const ok = this.v('ok');
-        this.raw(`const ${ok} = H.fastSyntax[${JSON.stringify(r.fast.syntax)}];`);
+        this.raw(`const ${ok} = H.fastSyntax[${JSON.stringify(r.fast.syntax)}]${this.bang};`);
         call = r.fast.on === 'value'
           ? `if (typeof ${x} !== "string" || !${ok}(${x})) { ${call} }`
           : `if (!H.isObject(${x}) || !H.keysOk(${x}, ${ok})) { ${call} }`;
@@ -361,13 +381,13 @@ class Generator {
         lines.push(`const ${ob} = c.update && Array.isArray(${o}) ? H.oldByKey(${o}, ${keys}) : null;`);
         oi = this.v('oi');
         const inner: string[] = [];
-        inner.push(`const ${oi} = H.oldItem(${ob}, ${y}, ${keys});`);
+        inner.push(`const ${oi}${this.anyT} = H.oldItem(${ob}, ${y}, ${keys});`);
         this.node(items, y, oi, ip, inner);
-        lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y} = ${x}[${i}];`, ...inner, `}`);
+        lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y}${this.anyT} = ${x}[${i}];`, ...inner, `}`);
       } else {
         const inner: string[] = [];
         this.node(items, y, 'undefined', ip, inner);
-        if (inner.length) lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y} = ${x}[${i}];`, ...inner, `}`);
+        if (inner.length) lines.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, `const ${y}${this.anyT} = ${x}[${i}];`, ...inner, `}`);
       }
     }
     if (a.minItems >= 0) lines.push(`if (${x}.length < ${literal(a.minItems)}) H.minItems(c, ${pathCode(p)}, ${x}.length, ${literal(a.minItems)});`);
@@ -393,7 +413,7 @@ class Generator {
     // the old object, for children that read it
     const kidsOld = (props && [...props.values()].some((c) => c.needsOld)) || (additional?.needsOld ?? false);
     const oo = kidsOld ? this.v('oo') : '';
-    if (kidsOld) lines.push(`const ${oo} = ${o} !== undefined && H.isObject(${o}) ? ${o} : undefined;`);
+    if (kidsOld) lines.push(`const ${oo}${this.anyT} = ${o} !== undefined && H.isObject(${o}) ? ${o} : undefined;`);
     const oldOf = (kc: TreeNode, key: string): string => (kc.needsOld ? `(${oo} !== undefined && hop.call(${oo}, ${key}) ? ${oo}[${key}] : undefined)` : 'undefined');
     // the loop over the object's keys
     const k = this.v('k');
@@ -410,8 +430,8 @@ class Generator {
           const ov = kc.needsOld ? this.v('ov') : 'undefined';
           this.node(kc, y, ov, child(p, { t: 0, code: lit }), inner);
           if (inner.length) {
-            body.push(`const ${y} = ${x}[${k}];`);
-            if (kc.needsOld) body.push(`const ${ov} = ${oldOf(kc, k)};`);
+            body.push(`const ${y}${this.anyT} = ${x}[${k}];`);
+            if (kc.needsOld) body.push(`const ${ov}${this.anyT} = ${oldOf(kc, k)};`);
             body.push(...inner);
             anyCase = true;
           }
@@ -427,8 +447,8 @@ class Generator {
       const inner: string[] = [];
       this.node(additional, y, ov, child(p, { t: 2, code: k }), inner);
       if (inner.length) {
-        dflt.push(`const ${y} = ${x}[${k}];`);
-        if (additional.needsOld) dflt.push(`const ${ov} = ${oldOf(additional, k)};`);
+        dflt.push(`const ${y}${this.anyT} = ${x}[${k}];`);
+        if (additional.needsOld) dflt.push(`const ${ov}${this.anyT} = ${oldOf(additional, k)};`);
         dflt.push(...inner);
       }
     } else if (ob.apFalse && !n.additionalAny) {
@@ -480,7 +500,8 @@ class Generator {
         const inner: string[] = [];
         this.materialize(child(p, { t: 0, code: lit }), inner);
         const ov = this.v('ov');
-        inner.push(`const ${ov} = ${o} !== undefined && H.isObject(${o}) && hop.call(${o}, ${lit}) ? ${o}[${lit}] : undefined;`);
+        const oldValue = o === 'undefined' ? 'undefined' : `${o} !== undefined && H.isObject(${o}) && hop.call(${o}, ${lit}) ? ${o}[${lit}] : undefined`;
+        inner.push(`const ${ov}${this.anyT} = ${oldValue};`);
         for (const a of kc.absent) {
           const call = `c.len = ${depthCode(q)}; r${a.fn}(undefined, ${ov}, c);`;
           inner.push(a.updateOnly ? `if (c.update) { ${call} }` : call);
@@ -500,7 +521,8 @@ class Generator {
     // a root `$ref` without local keywords is its target
     const root = r.target && r.extra!.empty && !(r.target.isDef && this.inlineDef(r.target)) ? this.fnFor(r.target) : this.fnFor(r);
     const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
-    return ['"use strict";', 'const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
+    const head = this.typed ? [] : ['"use strict";'];
+    return [...head, 'const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
   }
 }
 
@@ -516,6 +538,21 @@ function deepJsonSafe(v: unknown): boolean {
 }
 
 
+/**
+ * A constant of a module's source as an expression (a module has no K array): a set of JSON values,
+ * an RE2 pattern (compiled on its first test), or JSON.
+ */
+function moduleConstant(value: unknown): string {
+  if (value instanceof Set && [...value].every(deepJsonSafe)) return `new Set(${JSON.stringify([...value])})`;
+  if (isObjectLike(value) && typeof value.source === 'string' && typeof value.test === 'function') return `H.lazyPattern(${JSON.stringify(value.source)})`;
+  if (deepJsonSafe(value)) return JSON.stringify(value);
+  throw new Error(`a constant of the generated validator cannot be written into a module: ${String(value)}`);
+}
+
+function isObjectLike(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
 function generate(tree: SchemaTree): CompiledSource {
   const g = new Generator(tree);
   const source = g.source();
@@ -527,8 +564,7 @@ export function compileSchemaSource(schema: Schema, options: CompileOptions = {}
   return generate(compileTree(schema, options));
 }
 
-/** The root validator: the value, the old value (or undefined), the context, the depth (0). */
-export type RootFn = (x: unknown, o: unknown, c: ValidationContext, d: number) => void;
+export type { RootFn };
 
 /**
  * `new Function('K', 'R', 'H', source)` of a CompiledSource, or the same source written into a
@@ -546,30 +582,9 @@ export function compileSchemaCode(schema: Schema, options: CompileOptions = {}, 
   const { source, constants, closures } = generate(tree);
   const fn = factory ?? (new Function('K', 'R', 'H', source) as ValidatorFactory);
   const rootFn = fn(constants, closures.map((c) => c.fn), H);
-  const gates = options.featureGates ?? {};
   const root = tree.root;
   const isResource = tree.isResource;
-  // A fresh context per call (young allocations are cheaper than reusing an old object, whose
-  // stores of new arrays need write barriers) over path arrays the validator keeps; a reentrant
-  // call gets arrays of its own.
-  const segs: (string | number)[] = [];
-  const kinds: number[] = [];
-  let busy = false;
-  const run = (obj: unknown, old: unknown, update: boolean): FieldError[] => {
-    if (busy) {
-      const c = new ValidationContext(update, gates);
-      rootFn(obj, old, c, 0);
-      return c.errors;
-    }
-    busy = true;
-    const c = new ValidationContext(update, gates, segs, kinds);
-    try {
-      rootFn(obj, old, c, 0);
-    } finally {
-      busy = false;
-    }
-    return c.errors;
-  };
+  const run = rootRunner(rootFn, options.featureGates ?? {});
   return {
     validate(obj: unknown): FieldError[] {
       return run(obj, undefined, false);

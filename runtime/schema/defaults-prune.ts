@@ -1,7 +1,26 @@
 // Structural defaulting and pruning over the schema tree, as upstream does them for CRDs and the
 // built-in types' defaults: both validator builders (compile.ts, codegen.ts) use these.
 import { hasOwn, isObject } from './rules/util.ts';
-import type { TreeNode } from './schema-tree.ts';
+
+/**
+ * What defaulting and pruning read of a schema node: the tree's nodes (schema-tree.ts), or the
+ * structure a standalone validator links from its data (standalone.ts).
+ */
+export interface StructNode {
+  props: Map<string, StructNode> | null;
+  additional: StructNode | null;
+  additionalAny: boolean;
+  items: StructNode | null;
+  preserve: boolean;
+  embedded: boolean;
+  /** The $ref target of a wrapper. */
+  target: StructNode | null;
+  /** The node's own keywords (a wrapper's, beside its $ref). */
+  local: { default?: unknown; nullable?: boolean };
+  hasDefaults: boolean;
+  isDef: boolean;
+  schema: { type?: string };
+}
 
 function clone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
@@ -14,11 +33,11 @@ function joinKey(base: string, k: string, bracket: boolean): string {
 
 
 /** A $ref wrapper's structure is its target's. */
-function structural(n: TreeNode): TreeNode {
+function structural(n: StructNode): StructNode {
   return n.target ?? n;
 }
 /** Upstream structural defaulting: fill absent (or non-nullable null) properties, then recurse. */
-export function applyDefaults(n: TreeNode, x: unknown): void {
+export function applyDefaults(n: StructNode, x: unknown): void {
   const s = structural(n);
   if (!s.hasDefaults) return;
   if (Array.isArray(x)) {
@@ -53,11 +72,12 @@ function hasChildren(x: unknown): boolean {
 /**
  * Upstream structural pruning; returns the dropped paths in `out`. Recurses once per nesting
  * level, and only into objects and lists, so a map of 100,000 strings builds no child paths.
+ * With `dryRun` nothing is dropped: the paths are what pruning would drop (strict field validation).
  */
-export function prune(n: TreeNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[]): void {
+export function prune(n: StructNode, x: unknown, path: string, isRoot: boolean, isResource: boolean, out: string[], dryRun = false): void {
   const s = structural(n);
   if (Array.isArray(x)) {
-    if (s.items) for (let i = 0; i < x.length; i++) if (hasChildren(x[i])) prune(s.items, x[i], `${path}[${i}]`, false, false, out);
+    if (s.items) for (let i = 0; i < x.length; i++) if (hasChildren(x[i])) prune(s.items, x[i], `${path}[${i}]`, false, false, out, dryRun);
     return;
   }
   if (!isObject(x)) return;
@@ -69,16 +89,16 @@ export function prune(n: TreeNode, x: unknown, path: string, isRoot: boolean, is
     const c = s.props?.get(k);
     if (resourceRoot && k === 'metadata') {
       // keep ObjectMeta; prune it only when the schema describes it fully (a $ref to ObjectMeta)
-      if (c && (c.target || c.isDef) && hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out);
+      if (c && (c.target || c.isDef) && hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out, dryRun);
       continue;
     }
     if (c) {
-      if (hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out);
+      if (hasChildren(x[k])) prune(c, x[k], joinKey(path, k, false), false, false, out, dryRun);
     } else if (s.additional) {
-      if (hasChildren(x[k])) prune(s.additional, x[k], joinKey(path, k, true), false, false, out);
+      if (hasChildren(x[k])) prune(s.additional, x[k], joinKey(path, k, true), false, false, out, dryRun);
     } else if (s.additionalAny || s.preserve) continue;
     else {
-      delete x[k];
+      if (!dryRun) delete x[k];
       out.push(joinKey(path, k, false));
     }
   }

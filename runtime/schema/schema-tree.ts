@@ -5,10 +5,10 @@
 // closures (cheap to build: CRD schemas, one-off checks); codegen.ts into generated JavaScript (fast
 // to run: the built-in types). A malformed schema fails here, with a SchemaCompileError naming
 // the JSON pointer of the problem.
-import type { CompileOptions, RuleSpec, Schema } from './types.ts';
+import type { CompileOptions, ResourceContext, RuleSpec, Schema } from './types.ts';
 import type { ValidationContext } from './context.ts';
 import { numberFormat, stringFormat } from './formats.ts';
-import { validateObjectMeta, validateObjectMetaUpdate } from './metadata.ts';
+import { metadataCheck, type Check, type ClosureRecipe, type SchemaSite } from './closures.ts';
 import { getRule } from './rules/index.ts';
 import type { CompiledRule, RuleEnv } from './rules/types.ts';
 import { hasOwn, isObject } from './rules/util.ts';
@@ -39,10 +39,11 @@ export interface ClosureRef {
   /** `rule:<kind>`, `cel`, `metadata`, `absent:<kind>`. */
   what: string;
   fn: Check;
+  /** How to build the closure again without the tree (the standalone validators of out/validators). */
+  recipe: ClosureRecipe;
 }
 
-/** A validation closure: the value, the old value (updates) and the context errors go to. */
-export type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
+export type { Check, ClosureRecipe, SchemaSite };
 
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
@@ -113,7 +114,13 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
   const celErrorValue = options.celErrorValue ?? 'type';
   const closures: ClosureRef[] = [];
   const nodes: TreeNode[] = [];
-  const addClosure = (ptr: string, what: string, fn: Check): number => closures.push({ ptr, what, fn }) - 1;
+  const addClosure = (ptr: string, what: string, fn: Check, recipe: ClosureRecipe): number => closures.push({ ptr, what, fn, recipe }) - 1;
+  // The `$ref` a wrapper's local keywords stand beside (their rules see the referenced structure too).
+  const wrapperRefs = new WeakMap<Schema, string>();
+  const siteOf = (s: Schema, ptr: string): SchemaSite => {
+    const ref = wrapperRefs.get(s);
+    return ref === undefined ? { ptr } : { ptr, ref, local: s };
+  };
 
   function refName(ref: string, ptr: string): string {
     const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(ref);
@@ -173,6 +180,7 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
       const local: Schema = {};
       for (const k of extraKeys) (local as Record<string, unknown>)[k] = (s as Record<string, unknown>)[k];
       ruleScopes.set(local, { ...target.schema, ...local });
+      wrapperRefs.set(local, target.defName as string);
       const extra = newNode(local, local);
       build(extra, local, ptr, isRoot);
       w.extra = extra;
@@ -337,21 +345,14 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
 
     // ---- resource metadata
     if (resource) {
-      const r = resource;
-      const rootMeta = { path: 'metadata', nameSyntax: r.nameSyntax, requireName: true, namespaced: r.namespaced };
-      node.meta = addClosure(ptr, 'metadata', (v, old, ctx) => {
-        if (!isObject(v)) return;
-        const mp = ctx.depth === 0 ? 'metadata' : `${ctx.path()}.metadata`;
-        validateObjectMeta(v.metadata, ctx.depth === 0 ? rootMeta : { ...rootMeta, path: mp }, ctx.errors);
-        if (ctx.update && isObject(old)) validateObjectMetaUpdate(v.metadata, old.metadata, mp, ctx.errors);
-      });
+      node.meta = addClosure(ptr, 'metadata', metadataCheck(resource), { t: 'metadata' });
       nChecks++;
     }
 
     // ---- declarative rules
     const rules = compileRules(s, ptr);
     rules.forEach(([spec, r]) => {
-      const fn = addClosure(ptr, `rule:${spec.rule}`, r.check);
+      const fn = addClosure(ptr, `rule:${spec.rule}`, r.check, { t: 'rule', spec, site: siteOf(s, ptr) });
       if (r.whenAbsent) node.absent.push({ fn, updateOnly: !!r.updateOnly });
       node.rules.push({ fn, updateOnly: !!r.updateOnly, fast: fastRule(spec) });
       nChecks++;
@@ -360,7 +361,7 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
     // ---- CEL
     const celCheck = compileCelCheck(s, ptr, { cel, definitions, celErrorValue, scope: ruleScopes.get(s), resolve });
     if (celCheck) {
-      node.cel = addClosure(ptr, 'cel', celCheck);
+      node.cel = addClosure(ptr, 'cel', celCheck, { t: 'cel', site: siteOf(s, ptr) });
       nChecks++;
     }
 

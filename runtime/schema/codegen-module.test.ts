@@ -1,0 +1,109 @@
+// compileSchemaModule (the ahead-of-time compiler of out/validators) against the runtime compiler:
+// schemas with what the spec's kinds do not all have (patterns, long and complex enums, rules beside
+// a $ref, a rule that reads its schema, a rule lifted by a feature gate, CEL, defaults), the module
+// source transpiled and linked as a generated module is, the same answers for every value.
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { compileSchemaModule } from './codegen-module.ts';
+import { compileSchema } from './index.ts';
+import { linkValidator, type ModuleValidation } from './standalone.ts';
+import type { CompileOptions, Schema } from './types.ts';
+import { builtinCelRuleEngine } from '../cel/index.ts';
+
+/** The module's validation as the generated file declares it, as JavaScript. */
+function moduleValidation(source: string): ModuleValidation {
+  const js = ts.transpileModule(`return function validation(R: any, H: any) {\n${source}\n};`, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
+  }).outputText;
+  return new Function(js)() as ModuleValidation;
+}
+
+const definitions: Record<string, Schema> = {
+  Name: { type: 'string', pattern: '^[a-z]([-a-z0-9]*[a-z0-9])?$', maxLength: 12 },
+  Sized: {
+    type: 'object',
+    properties: { data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } }, note: { type: 'string', default: 'none' } },
+    'x-cluster-rules': [{ rule: 'maxTotalBytes', limit: 4, fields: ['data'] }],
+  },
+  Thing: {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { $ref: '#/components/schemas/Name' },
+      letter: { type: 'string', enum: 'abcdefghijklmnopqrstu'.split('') },
+      shape: { enum: [{ a: 1 }, [1, 2], 'flat'] },
+      fixed: { type: 'string', 'x-cluster-immutable': true },
+      gated: { type: 'string', 'x-cluster-rules': [{ rule: 'immutable', unlessFeatureGate: 'MutableGated' }] },
+      sized: { $ref: '#/components/schemas/Sized', 'x-cluster-rules': [{ rule: 'nonEmpty' }] },
+      replicas: { type: 'integer', default: 1, 'x-cluster-validations': [{ rule: 'self <= 5', message: 'at most 5' }] },
+      items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', default: 0 } } }, 'x-cluster-list-type': 'map', 'x-cluster-list-map-keys': ['k'] },
+    },
+    additionalProperties: false,
+  },
+};
+
+const options: CompileOptions = { definitions, cel: builtinCelRuleEngine, celErrorValue: 'value' };
+const root: Schema = { $ref: '#/components/schemas/Thing' };
+
+const values: [string, unknown, unknown?][] = [
+  ['valid', { name: 'abc', letter: 'u', shape: [1, 2], replicas: 2, sized: { data: { a: 'AAAA' } } }],
+  ['defaults and list items', { name: 'abc', items: [{ k: 'a' }, { k: 'b', v: 3 }], sized: {} }],
+  ['bad pattern and length', { name: 'Abc-defghijklmnop' }],
+  ['enum misses', { name: 'a', letter: 'z', shape: { a: 2 } }],
+  ['CEL rule fails', { name: 'a', replicas: 9 }],
+  ['rule reading its schema', { name: 'a', sized: { data: { a: 'AAAAAAAA', b: 'AAAA' } } }],
+  ['unknown field and duplicate list key', { name: 'a', zz: 1, items: [{ k: 'a' }, { k: 'a' }] }],
+  ['wrong types everywhere', { name: 1, letter: [], shape: null, replicas: 'x', sized: 'x', items: {} }],
+  ['update of immutable fields', { name: 'a', fixed: 'x', gated: 'x' }, { name: 'a', fixed: 'y', gated: 'y' }],
+  ['update removing an immutable field', { name: 'a' }, { name: 'a', fixed: 'y', gated: 'y' }],
+  ['not an object', 'text'],
+];
+
+const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
+
+describe('compileSchemaModule agrees with the runtime compiler', () => {
+  const module = compileSchemaModule(root, options);
+  const validation = moduleValidation(module.source);
+
+  it('writes its constants as expressions: a set, an RE2 pattern, complex enum values', () => {
+    expect(module.source).toMatch(/new Set\(\[/);
+    expect(module.source).toMatch(/H\.lazyPattern\(/);
+    expect(Object.keys(module.data.definitions).sort()).toEqual(['Name', 'Sized', 'Thing']);
+    expect(JSON.parse(JSON.stringify(module.data))).toEqual(module.data);
+  });
+
+  const gateSets: Record<string, boolean>[] = [{}, { MutableGated: true }];
+  for (const gates of gateSets) {
+    const standalone = linkValidator(validation, module.data, { ...options, featureGates: gates });
+    const runtime = compileSchema(root, { ...options, featureGates: gates });
+    it.each(values)(`%s (gates ${JSON.stringify(gates)})`, (_name, object, old) => {
+      const run = (v: typeof runtime): unknown => (old === undefined ? v.validate(clone(object)) : v.validateUpdate(clone(object), clone(old)));
+      const got = run(standalone);
+      expect(got).toEqual(run(runtime));
+      const a = clone(object);
+      const b = clone(object);
+      standalone.applyDefaults(a);
+      runtime.applyDefaults(b);
+      expect(a).toEqual(b);
+      expect(standalone.prune(a)).toEqual(runtime.prune(b));
+      expect(a).toEqual(b);
+    });
+  }
+
+  it('reports the gated rule only with its gate off, and a failing CEL rule', () => {
+    const off = linkValidator(validation, module.data, { ...options, featureGates: {} });
+    const on = linkValidator(validation, module.data, { ...options, featureGates: { MutableGated: true } });
+    const fields = (errs: { field: string }[]): string[] => errs.map((e) => e.field);
+    const sized = { data: { a: 'AA==' } };
+    expect(fields(off.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual(['gated']);
+    expect(fields(on.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual([]);
+    expect(fields(off.validate({ name: 'a', sized, replicas: 9 }))).toEqual(['replicas']);
+  });
+
+  it('strict: unknown fields in upstream wording, without dropping them', () => {
+    const v = linkValidator(validation, module.data, options);
+    const obj = { name: 'a', zz: 1, sized: { data: {}, yy: 2 } };
+    expect(v.validate(obj, { strict: true }).filter((e) => e.message.startsWith('unknown')).map((e) => e.message)).toEqual(['unknown field "zz"', 'unknown field "sized.yy"']);
+    expect(obj).toEqual({ name: 'a', zz: 1, sized: { data: {}, yy: 2 } });
+  });
+});

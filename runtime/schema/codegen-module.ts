@@ -1,0 +1,122 @@
+// A schema compiled ahead of time into the parts of a module (what generators/validators writes
+// into out/validators): the validation as TypeScript source (codegen.ts, typed), and as data what
+// the module links at run time without the compiler (standalone.ts): the closures' recipes, the
+// structure defaulting and pruning walk, and the definitions the closures read (CEL type checking,
+// the few rules that look at their schema). Compiled with no feature gate on, so that a rule a gate
+// lifts is kept and reads the gate when it runs.
+import type { CompileOptions, Schema } from './types.ts';
+import { Generator } from './codegen.ts';
+import { compileTree, type SchemaTree, type TreeNode } from './schema-tree.ts';
+import type { StandaloneData, StructEntry } from './standalone.ts';
+import { hasOwn, isObject } from './rules/util.ts';
+import { siteSchemas, type ClosureRecipe } from './closures.ts';
+import { compileCelRuleToJs } from './cel-aot.ts';
+
+/** A `$ref` resolved as the CEL layer sees a rule's scope (schema-tree.ts resolves the same way). */
+function resolveRef(s: Schema, definitions: Record<string, Schema>): Schema {
+  let cur = s;
+  for (let i = 0; i < 64 && cur.$ref; i++) {
+    const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(cur.$ref);
+    if (!m || !hasOwn(definitions, m[1])) return cur;
+    cur = definitions[m[1]];
+  }
+  return cur;
+}
+
+export interface SchemaModule {
+  /**
+   * Statements of a function of (R, H) (R the closures linked from `data.closures`, H the helpers of
+   * codegen-runtime.ts) that return the root validator.
+   */
+  source: string;
+  data: StandaloneData;
+  /** The CEL rules compiled to JavaScript: sources of `(s, o) => boolean` over helpers `A`, indexed by the recipes' `fast`. */
+  compiledCel: string[];
+}
+
+/** Compiles a schema into a module's source and data; throws SchemaCompileError as compileSchema does. */
+export function compileSchemaModule(schema: Schema, options: CompileOptions = {}): SchemaModule {
+  const tree = compileTree(schema, { ...options, featureGates: {} });
+  const source = new Generator(tree, true).source();
+  const definitions = options.definitions ?? {};
+  const compiledCel: string[] = [];
+  const closures = tree.closures.map((c): ClosureRecipe => {
+    const r = c.recipe;
+    if (r.t !== 'cel') return r;
+    const { own, scope } = siteSchemas({ root: schema, definitions }, r.site);
+    const rules = Array.isArray(own['x-cluster-validations']) ? own['x-cluster-validations'] : [];
+    const ruleScope = scope ?? resolveRef(own, definitions);
+    const fast = rules.map((rule) => {
+      const js = compileCelRuleToJs(rule, ruleScope, definitions);
+      return js === null ? -1 : compiledCel.push(js) - 1;
+    });
+    return fast.some((i) => i >= 0) ? { ...r, fast } : r;
+  });
+  return {
+    source,
+    compiledCel,
+    data: {
+      root: schema,
+      definitions: reachableDefinitions(schema, definitions),
+      closures,
+      structure: structureOf(tree),
+      isResource: tree.isResource,
+    },
+  };
+}
+
+/** The definitions a schema reaches through `$ref`, sorted by name. */
+function reachableDefinitions(schema: Schema, definitions: Record<string, Schema>): Record<string, Schema> {
+  const seen = new Set<string>();
+  const todo: unknown[] = [schema];
+  while (todo.length) {
+    const v = todo.pop();
+    if (Array.isArray(v)) todo.push(...v);
+    else if (isObject(v)) {
+      const ref = v.$ref;
+      if (typeof ref === 'string') {
+        const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(ref);
+        const name = m ? decodeURIComponent(m[1]).replace(/~1/g, '/').replace(/~0/g, '~') : null;
+        if (name !== null && !seen.has(name) && hasOwn(definitions, name)) {
+          seen.add(name);
+          todo.push(definitions[name]);
+        }
+      }
+      for (const k of Object.keys(v)) if (k !== '$ref') todo.push(v[k]);
+    }
+  }
+  return Object.fromEntries([...seen].sort().map((n) => [n, definitions[n]]));
+}
+
+/** The nodes defaulting and pruning reach from the root (properties, items, additionalProperties, $ref targets). */
+function structureOf(tree: SchemaTree): StructEntry[] {
+  const index = new Map<TreeNode, number>();
+  const order: TreeNode[] = [];
+  const visit = (n: TreeNode): number => {
+    const known = index.get(n);
+    if (known !== undefined) return known;
+    index.set(n, order.length);
+    order.push(n);
+    return order.length - 1;
+  };
+  visit(tree.root);
+  const entries: StructEntry[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i];
+    const e: StructEntry = {};
+    if (n.props) e.p = [...n.props].map(([k, c]) => [k, visit(c)]);
+    if (n.additional) e.a = visit(n.additional);
+    if (n.additionalAny) e.ay = 1;
+    if (n.items) e.i = visit(n.items);
+    if (n.target) e.t = visit(n.target);
+    if (n.local.default !== undefined) e.d = n.local.default;
+    if (n.local.nullable === true) e.n = 1;
+    if (n.hasDefaults) e.h = 1;
+    if (n.embedded) e.e = 1;
+    if (n.preserve) e.pr = 1;
+    if (n.isDef) e.def = 1;
+    if (n.schema.type === 'object') e.o = 1;
+    entries.push(e);
+  }
+  return entries;
+}
