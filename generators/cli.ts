@@ -1,55 +1,55 @@
-// npm run generate [-- --check]: writes out/ from spec/, or lists what is stale.
-import { resolve, dirname } from 'node:path';
+// npm run generate [-- --check]: writes out/ from spec/, or lists what is stale. This repository's
+// run of the pipeline `clusterspec generate` runs for a project (generators/cli/commands/generate.ts),
+// with the platform profile: every generator, the server's routes and the mirror CRDs.
+// When no input changed since the last run (generation-cache.ts), the cached files are used and the
+// generators are not even loaded; the comparison of --check is the same either way.
+import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { generate } from './index.ts';
-import { writeOut, checkOut } from './write-out.ts';
-import { SpecError } from './model/spec-error.ts';
+import { emitOutput } from './cli/emit.ts';
+import { defaultIO, EXIT } from './cli/command.ts';
+import { inputHash, readCache, writeCache } from './generation-cache.ts';
 
-const usage = `usage: npm run generate [-- --check] [--root DIR]
-  --check   compare out/ with the spec instead of writing; exit 1 and list stale files if they differ
-  --root    the repository root (default: this checkout)`;
+const usage = `usage: npm run generate [-- --check] [--root DIR] [--no-cache]
+  --check     compare out/ with the spec instead of writing; exit 1 and list stale files if they differ
+  --root      the repository root (default: this checkout)
+  --no-cache  generate even when no input changed since the last run (node_modules/.cache/clusterspec)
+(clusterspec generate --spec DIR --out DIR compiles a project's own spec: see clusterspec generate --help)`;
 
 async function main(argv: string[]): Promise<number> {
+  const started = performance.now();
+  const io = defaultIO();
   let check = false;
+  let cache = true;
   let root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--check') check = true;
+    else if (a === '--no-cache') cache = false;
     else if (a === '--root' && argv[i + 1]) root = resolve(argv[++i]);
     else if (a === '--help' || a === '-h') {
       console.log(usage);
-      return 0;
+      return EXIT.ok;
     } else {
       console.error(`unknown argument: ${a}\n${usage}`);
-      return 2;
+      return EXIT.usage;
     }
   }
-  const started = performance.now();
-  let files;
-  try {
-    files = await generate(root);
-  } catch (err) {
-    if (err instanceof SpecError) {
-      console.error(`spec error${err.problems.length > 1 ? 's' : ''} (out/ left unchanged):\n${err.message}`);
-      return 1;
+  const hash = cache ? inputHash(root) : undefined;
+  let files = hash ? readCache(root, hash) : undefined;
+  if (!files) {
+    // Loaded only when generating: prettier, ts-morph and the rest take most of a cold run's time.
+    const [{ generate }, { reportGenerationError }] = await Promise.all([import('./index.ts'), import('./cli/commands/generate.ts')]);
+    try {
+      files = await generate(root);
+    } catch (err) {
+      const code = reportGenerationError(io, err, 'out');
+      if (code !== undefined) return code;
+      throw err;
     }
-    throw err;
+    if (hash) writeCache(root, hash, files);
   }
-  const outDir = resolve(root, 'out');
-  if (check) {
-    const report = checkOut(outDir, files);
-    const stale = [...report.changed.map((p) => `changed: out/${p}`), ...report.missing.map((p) => `missing: out/${p}`), ...report.extra.map((p) => `not generated: out/${p}`)];
-    if (stale.length) {
-      console.error(`out/ is stale (run npm run generate and commit out/):\n${stale.join('\n')}`);
-      return 1;
-    }
-    console.log(`out/ is current: ${files.length} files match spec/`);
-    return 0;
-  }
-  writeOut(outDir, files);
-  console.log(`generated ${files.length} files in out/ (${Math.round(performance.now() - started)} ms)`);
-  return 0;
+  return emitOutput(io, files, join(root, 'out'), check, 'out', 'npm run generate', started);
 }
 
 main(process.argv.slice(2)).then(

@@ -10,6 +10,7 @@ import { crdsGenerator } from './crds/generator.ts';
 import { validatorsGenerator } from './validators/generator.ts';
 import { rulesReportGenerator } from './rules-report/generator.ts';
 import { entryGenerator } from './entry.ts';
+import { docsGenerator } from './docs/index.ts';
 
 export const generators: Generator[] = [
   openapiGenerator,
@@ -18,6 +19,7 @@ export const generators: Generator[] = [
   crdsGenerator,
   routesGenerator,
   rulesReportGenerator,
+  docsGenerator,
   entryGenerator,
 ];
 

@@ -28,10 +28,17 @@ export interface LoadedSpec {
   lineOf(file: string, path: Path): number | undefined;
 }
 
-export async function loadSpec(root: string): Promise<LoadedSpec> {
-  const specDir = join(root, 'spec');
+export interface LoadOptions {
+  /** The spec folder (default `<root>/spec`); file names in errors stay relative to root. */
+  specDir?: string;
+  /** Shape files loaded beside the spec's own, by absolute path (a user's spec names the platform's meta shapes). */
+  libraryFiles?: string[];
+}
+
+export async function loadSpec(root: string, options: LoadOptions = {}): Promise<LoadedSpec> {
+  const specDir = options.specDir ?? join(root, 'spec');
   const problems: SpecProblem[] = [];
-  const files = readSpecFiles(root, specDir, problems);
+  const files = readSpecFiles(root, specDir, problems, options.libraryFiles ?? []);
   const byAbs = new Map(files.map((f) => [f.abs, f]));
   const lineOf = (file: string, path: Path): number | undefined => {
     const f = files.find((x) => x.file === file);
@@ -87,8 +94,8 @@ export async function loadSpec(root: string): Promise<LoadedSpec> {
   if (problems.length) throw new SpecError(problems);
   await checkRefsResolve(root, specDir, files, problems);
 
-  const api = files.find((f) => f.file === 'spec/api.yaml');
-  if (!api) throw new SpecError([{ file: 'spec/api.yaml', path: '', message: 'missing: the API description file' }]);
+  const api = files.find((f) => f.abs === resolve(specDir, 'api.yaml'));
+  if (!api) throw new SpecError([{ file: relative(root, join(specDir, 'api.yaml')), path: '', message: 'missing: the API description file' }]);
   const resources = files
     .filter((f) => f.data['x-cluster-resource'] !== undefined)
     .map((f) => readResource(f, shapes, (path, message) => problem(f, path, message)))
@@ -109,15 +116,15 @@ export async function loadSpec(root: string): Promise<LoadedSpec> {
   return { model, lineOf };
 }
 
-function readSpecFiles(root: string, specDir: string, problems: SpecProblem[]): SpecFile[] {
-  if (!existsSync(specDir)) throw new SpecError([{ file: 'spec', path: '', message: 'the spec folder does not exist' }]);
+function readSpecFiles(root: string, specDir: string, problems: SpecProblem[], libraryFiles: string[]): SpecFile[] {
+  if (!existsSync(specDir)) throw new SpecError([{ file: relative(root, specDir) || '.', path: '', message: 'the spec folder does not exist' }]);
   const names = ['api.yaml', ...['shapes', 'resources'].flatMap((sub) => {
     const dir = join(specDir, sub);
     return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort().map((n) => `${sub}/${n}`) : [];
-  })];
+  }), ...libraryFiles];
   const files: SpecFile[] = [];
   for (const name of names) {
-    const abs = join(specDir, name);
+    const abs = resolve(specDir, name);
     const file = relative(root, abs);
     if (!existsSync(abs)) {
       problems.push({ file, path: '', message: 'missing' });
@@ -231,10 +238,12 @@ function readResource(f: SpecFile, shapes: Map<string, Shape>, problem: (path: P
     printerColumns: readPrinterColumns(r.printerColumns, (path, m) => problem(['x-cluster-resource', 'printerColumns', ...path], m)),
     documented: isRecord(r.documented) ? (r.documented as Resource['documented']) : undefined,
     file: f.file,
-    shape: kind,
+    // A kind served in several versions names each version's schema (`shape: WidgetV1alpha1`); shape names are global.
+    shape: r.shape === undefined ? kind : str('shape', /^[A-Z][A-Za-z0-9]*$/, 'the schema of this version, UpperCamelCase'),
   };
-  if (kind && !shapes.has(kind)) problem(at('kind'), `no schema components.schemas.${kind} in this file`);
-  else if (kind && shapes.get(kind)!.file !== f.file) problem(at('kind'), `the schema ${kind} must be defined in this file`);
+  const shapeKey = r.shape === undefined ? 'kind' : 'shape';
+  if (kind && !shapes.has(resource.shape)) problem(at(shapeKey), `no schema components.schemas.${resource.shape} in this file`);
+  else if (kind && shapes.get(resource.shape)!.file !== f.file) problem(at(shapeKey), `the schema ${resource.shape} must be defined in this file`);
   if (resource.listKind && resource.listKind !== `${kind}List`) problem(at('listKind'), `must be ${kind}List`);
   return resource;
 }

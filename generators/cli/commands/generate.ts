@@ -1,0 +1,90 @@
+// `clusterspec generate`: compiles a spec (or CRD manifests) into types, validators, OpenAPI
+// documents, CRDs and the rest of the artifact kinds; --check compares instead of writing.
+import { relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SpecError } from '../../model/spec-error.ts';
+import { ComposeError } from '../../compose.ts';
+import type { OutputFile } from '../../output.ts';
+import { emitOutput } from '../emit.ts';
+import { ConfigError, resolveProject, type ProjectSettings } from '../../project/config.ts';
+import { generateProject } from '../../project/pipeline.ts';
+import { EXIT, UsageError, flagValue, type CliIO, type Command } from '../command.ts';
+
+const USAGE = `Usage: clusterspec generate [--spec DIR | --crds DIR] [--out DIR] [--check] [--config FILE]
+
+Compiles a spec in clusterspec's format (api.yaml, shapes/, resources/; see spec/README.md) or a folder
+of CustomResourceDefinition manifests into: TypeScript types, standalone validators, OpenAPI v2 and v3
+documents and CRD manifests (one per kind, every version), plus the artifact kinds the generators add.
+
+  --spec DIR           the spec folder
+  --crds DIR           CustomResourceDefinition manifests (apiextensions.k8s.io/v1 or apiextensions.cluster.io/v1)
+                       instead of a spec: types, validators and OpenAPI per version, under OUT/<version>/
+  --out DIR            the output folder (default: out beside the configuration)
+  --check              compare OUT with what would be generated; exit 1 and list stale files
+  --config FILE        settings file (default: clusterspec.config.json, else the "clusterspec" key of package.json)
+  --crd-flavor F       cluster (apiextensions.cluster.io, x-cluster-*; default) or kubernetes (apiextensions.k8s.io, x-kubernetes-*)
+  --no-platform-shapes do not load the platform's meta shapes (ObjectMeta, ListMeta, Status, ...) beside the spec
+
+Settings file keys: spec, crds, out, crdFlavor, platformShapes (paths relative to the file).
+A spec error prints <file>:<line>: <path>: <problem>, exits 1 and leaves OUT untouched.
+`;
+
+/** A spec, CRD or composition problem: the message names file, line and path; the output folder is untouched. */
+export function reportGenerationError(io: CliIO, err: unknown, label: string): number | undefined {
+  if (err instanceof SpecError) {
+    io.stderr(`spec error${err.problems.length > 1 ? 's' : ''} (${label}/ left unchanged):\n${err.message}\n`);
+    return EXIT.invalid;
+  }
+  if (err instanceof ComposeError) {
+    io.stderr(`generation error (${label}/ left unchanged): ${err.message}\n`);
+    return EXIT.invalid;
+  }
+  return undefined;
+}
+
+const VALUE_FLAGS = ['--spec', '--crds', '--out', '--config', '--crd-flavor'] as const;
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const flags: ProjectSettings = {};
+  let check = false;
+  let configFile: string | undefined;
+  for (let i = 0; i < args.length; ) {
+    const a = args[i];
+    if (a === '-h' || a === '--help') {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (a === '--check') { check = true; i++; continue; }
+    if (a === '--no-platform-shapes') { flags.platformShapes = false; i++; continue; }
+    const flag = VALUE_FLAGS.map((name) => ({ name, v: flagValue(args, i, [name]) })).find((x) => x.v !== undefined);
+    if (!flag?.v) throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
+    const value = flag.v.value;
+    if (flag.name === '--spec') flags.spec = value;
+    else if (flag.name === '--crds') flags.crds = value;
+    else if (flag.name === '--out') flags.out = value;
+    else if (flag.name === '--config') configFile = value;
+    else if (value === 'cluster' || value === 'kubernetes') flags.crdFlavor = value;
+    else throw new UsageError('--crd-flavor is cluster or kubernetes');
+    i += flag.v.used;
+  }
+  let project;
+  try {
+    project = resolveProject(io.cwd, flags, configFile);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  const label = relative(io.cwd, project.out) || '.';
+  const started = performance.now();
+  let files: OutputFile[];
+  try {
+    files = await generateProject(project);
+  } catch (err) {
+    const code = reportGenerationError(io, err, label);
+    if (code !== undefined) return code;
+    throw err;
+  }
+  return emitOutput(io, files, project.out, check, label, 'clusterspec generate', started);
+}
+
+export const generateCommand: Command = { name: 'generate', summary: 'compile a spec or CRD manifests into types, validators, OpenAPI and CRDs', usage: USAGE, run };
