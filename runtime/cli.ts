@@ -21,6 +21,8 @@ import { shutDownGracefully } from './http/graceful-shutdown.ts';
 import { parseGoBool } from './http/query-bool.ts';
 import { ensureServingCert } from './http/serving-cert.ts';
 import { parseDurationSeconds } from './go-duration.ts';
+import { checkLeaderElectionTiming, DEFAULT_LEADER_ELECTION_TIMING } from './controller/leader-election-etcd.ts';
+import { leaderElectorFor } from './controller/leader-election-for-storage.ts';
 import { openStorage, StorageError, type Storage } from './storage/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,6 +42,11 @@ Flags:
   --etcd-certfile FILE          client certificate (PEM) for etcd ...
   --etcd-keyfile FILE           ... and its private key (PEM)
   --etcd-compaction-interval D  compact etcd's history every D, keeping one interval (default 5m; 0 disables)
+  --leader-elect-lease-duration D, --leader-elect-renew-deadline D, --leader-elect-retry-period D
+                                with --storage etcd, the replicas sharing it elect one to run each
+                                controller that must run once (namespace clean-up, StorageVersionMigration,
+                                garbage collection, event expiry) through an etcd lease
+                                (defaults 15s, 10s, 2s, as upstream; retry < renew deadline < lease)
   --token-file FILE             static bearer tokens, CSV: token,user,uid[,"group1,group2"]
                                 (without it, an admin token is created in the data directory)
   --tls-cert-file FILE          serve HTTPS with this certificate (PEM) ...
@@ -59,6 +66,7 @@ Flags:
                                 timeout), then storage is closed; a second signal exits at once
   --shutdown-send-retry-after   while in-flight requests drain, keep listening and answer new
                                 requests 429 with Retry-After (default: stop listening, 503)
+  --event-ttl D                 how long an Event lives after its last write (default 1h; 0: forever)
   --help                        show this help
 
 The server runs with a V8 stack of half the OS stack (ulimit -s), at most 3900 KB, for deeply nested
@@ -77,6 +85,8 @@ interface Flags {
   etcdKeyFile?: string;
   /** Seconds; undefined: the backend's default (5 minutes). */
   etcdCompactionInterval?: number;
+  /** --leader-elect-*, milliseconds; unset ones keep the defaults. */
+  leaderElection: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   tokenFile?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -88,6 +98,8 @@ interface Flags {
   /** --shutdown-watch-termination-grace-period, seconds. */
   shutdownWatchGrace: number;
   shutdownSendRetryAfter: boolean;
+  /** --event-ttl, seconds; undefined: the default (1 h). */
+  eventTtl?: number;
 }
 
 /** Signals this close together are one request to stop, delivered by several routes. */
@@ -99,7 +111,7 @@ function fail(msg: string): never {
 }
 
 export function parseFlags(argv: readonly string[]): Flags | 'help' {
-  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false, webhookServiceOverrides: new Map(), shutdownDelay: 0, shutdownWatchGrace: 0, shutdownSendRetryAfter: false };
+  const f: Flags = { port: 8080, address: '127.0.0.1', dataDir: './data', storage: 'sqlite', featureGates: {}, insecureHttp: false, webhookServiceOverrides: new Map(), shutdownDelay: 0, shutdownWatchGrace: 0, shutdownSendRetryAfter: false, leaderElection: {} };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
@@ -159,6 +171,16 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
         f.etcdCompactionInterval = seconds;
         break;
       }
+      case '--leader-elect-lease-duration':
+      case '--leader-elect-renew-deadline':
+      case '--leader-elect-retry-period': {
+        const v = take();
+        const seconds = parseDurationSeconds(v);
+        if (seconds === undefined || seconds <= 0) fail(`${arg}: not a positive duration (like 15s): ${v}`);
+        const field = arg === '--leader-elect-lease-duration' ? 'leaseDurationMs' : arg === '--leader-elect-renew-deadline' ? 'renewDeadlineMs' : 'retryPeriodMs';
+        f.leaderElection[field] = Math.round(seconds * 1000);
+        break;
+      }
       case '--token-file':
         f.tokenFile = take();
         break;
@@ -185,6 +207,13 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
         const b = value === undefined ? true : parseGoBool(value);
         if (b === undefined) fail(`--shutdown-send-retry-after: not a boolean: ${value}`);
         f.shutdownSendRetryAfter = b;
+        break;
+      }
+      case '--event-ttl': {
+        const v = take();
+        const seconds = parseDurationSeconds(v);
+        if (seconds === undefined) fail(`--event-ttl: not a duration (like 1h, 30m, 0): ${v}`);
+        f.eventTtl = seconds;
         break;
       }
       case '--feature-gates':
@@ -214,6 +243,8 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
   if (f.storage === 'etcd' && !f.etcdServers) fail('--storage etcd needs --etcd-servers');
   if (f.storage !== 'etcd' && f.etcdServers) fail('--etcd-servers needs --storage etcd');
   if (f.insecureHttp && f.tlsCert) fail('--insecure-http and --tls-cert-file exclude each other');
+  const timingProblem = checkLeaderElectionTiming({ ...DEFAULT_LEADER_ELECTION_TIMING, ...f.leaderElection });
+  if (timingProblem) fail(`--leader-elect-*: ${timingProblem}`);
   return f;
 }
 
@@ -269,7 +300,13 @@ async function main(): Promise<void> {
     if (existsSync(tokenPath)) adminToken = readFileSync(tokenPath, 'utf8').trim();
     if (!adminToken) {
       adminToken = randomBytes(24).toString('base64url');
-      writeFileSync(tokenPath, adminToken + '\n', { mode: 0o600 });
+      try {
+        // exclusive: replicas started together on one data directory end up with one token
+        writeFileSync(tokenPath, adminToken + '\n', { mode: 0o600, flag: 'wx' });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        adminToken = readFileSync(tokenPath, 'utf8').trim();
+      }
     }
     authenticator = TokenAuthenticator.fromCsv(`${adminToken},admin,admin,"system:masters"\n`);
   }
@@ -300,10 +337,14 @@ async function main(): Promise<void> {
   }
   const built = await buildApiServer(gen, {
     storage,
+    leaderElector: await leaderElectorFor(storage, { timing: flags.leaderElection }),
     healthChecks,
     authenticator,
     featureGates: flags.featureGates,
     webhookServiceOverrides: flags.webhookServiceOverrides,
+    eventTtlMs: flags.eventTtl === undefined ? undefined : Math.round(flags.eventTtl * 1000),
+    docsDir: join(ROOT, 'out', 'docs'),
+    jsonSchemaDir: join(ROOT, 'out', 'jsonschema'),
     onValidatorError: (kind, e) => process.stderr.write(`warning: the ${kind} schema does not compile; requests for it will fail: ${(e as Error).message}\n`),
   });
   let tls: { cert: Buffer; key: Buffer } | undefined;
@@ -335,10 +376,9 @@ async function main(): Promise<void> {
       sendRetryAfter: flags.shutdownSendRetryAfter,
       requestTimeoutMs: built.api.deadlines.timeoutMs,
     })
-      .then(() => {
-        built.stop();
-        return storage.close();
-      })
+      // the controllers stop and the leads are given up (revoking the etcd lease) while storage is still open
+      .then(() => built.stop())
+      .then(() => storage.close())
       .catch(() => undefined)
       .finally(() => process.exit(0));
   };

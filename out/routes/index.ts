@@ -3,6 +3,7 @@
 
 import type { RouteHandlers, RouteTable } from '../../runtime/http/route-types.ts';
 import { configMapRoutes } from './configmap.ts';
+import { eventRoutes } from './event.ts';
 import { namespaceRoutes } from './namespace.ts';
 import { persistentVolumeRoutes } from './persistentvolume.ts';
 import { persistentVolumeClaimRoutes } from './persistentvolumeclaim.ts';
@@ -21,6 +22,7 @@ import { storageVersionMigrationRoutes } from './storageversionmigration.ts';
 export function allRoutes<H>(handlers: RouteHandlers<H>): RouteTable<H>[] {
   return [
     configMapRoutes(handlers),
+    eventRoutes(handlers),
     namespaceRoutes(handlers),
     persistentVolumeRoutes(handlers),
     persistentVolumeClaimRoutes(handlers),

@@ -5,6 +5,7 @@
  */
 export type AnyResource =
   | ConfigMap
+  | Event
   | Namespace
   | PersistentVolume
   | PersistentVolumeClaim
@@ -22,6 +23,10 @@ export type AnyResource =
  * A timestamp serialized as an RFC 3339 date-time in UTC, whole seconds.
  */
 export type Time = string;
+/**
+ * A timestamp with microsecond precision.
+ */
+export type MicroTime = string;
 /**
  * A fixed-point representation of a number (resource.Quantity): a decimal or binary SI suffixed number such as 1Gi, 500m or 1e3, used in capacity and size fields.
  */
@@ -42,10 +47,6 @@ export type JSONSchemaPropsOrStringArray = unknown;
  * A JSONSchemaProps or an array of JSONSchemaProps. Published untyped in OpenAPI 3.0.
  */
 export type JSONSchemaPropsOrArray = unknown;
-/**
- * A timestamp with microsecond precision.
- */
-export type MicroTime = string;
 
 /**
  * Every shape of the API by its name.
@@ -94,6 +95,10 @@ export interface Shapes {
   DownwardAPIVolumeSource: DownwardAPIVolumeSource;
   EmptyDirVolumeSource: EmptyDirVolumeSource;
   EphemeralVolumeSource: EphemeralVolumeSource;
+  Event: Event;
+  EventList: EventList;
+  EventSeries: EventSeries;
+  EventSource: EventSource;
   ExternalDocumentation: ExternalDocumentation;
   FCVolumeSource: FCVolumeSource;
   FieldsV1: FieldsV1;
@@ -374,6 +379,138 @@ export interface OwnerReference {
   uid: string;
 }
 /**
+ * A report of something that happened to an object (kubectl describe and kubectl events show them). Not described by the documents; follows upstream core v1 Event. Events are deleted a while (the server's --event-ttl) after their last write.
+ */
+export interface Event {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object.
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents.
+   */
+  kind?: string;
+  /**
+   * Standard object metadata.
+   */
+  metadata: ObjectMeta;
+  /**
+   * The object this event is about.
+   */
+  involvedObject: ObjectReference;
+  /**
+   * A short, machine-readable, UpperCamelCase cause of the object's transition into its current state.
+   */
+  reason?: string;
+  /**
+   * A human-readable account of what happened.
+   */
+  message?: string;
+  /**
+   * The component that reported this event (older recorders); new recorders set reportingComponent.
+   */
+  source?: EventSource;
+  /**
+   * When the event was first recorded (server time).
+   */
+  firstTimestamp?: Time;
+  /**
+   * When the most recent occurrence of the event was recorded.
+   */
+  lastTimestamp?: Time;
+  /**
+   * How many times the event has occurred.
+   */
+  count?: number;
+  /**
+   * Normal or Warning; new types may be added later.
+   */
+  type?: string;
+  /**
+   * When the event was first observed; set by recorders of the events API, which then also set reportingComponent, reportingInstance and action.
+   */
+  eventTime?: MicroTime;
+  /**
+   * Data about the series this event stands for; absent for a singleton event.
+   */
+  series?: EventSeries;
+  /**
+   * What action was taken or failed regarding the involved object.
+   */
+  action?: string;
+  /**
+   * A second object involved, for more complex actions.
+   */
+  related?: ObjectReference;
+  /**
+   * The controller that emitted this event, such as cluster.io/example-controller.
+   */
+  reportingComponent?: string;
+  /**
+   * The instance of the controller that emitted this event, at most 128 characters.
+   */
+  reportingInstance?: string;
+}
+/**
+ * A reference to an object of any kind.
+ */
+export interface ObjectReference {
+  /**
+   * API version of the referent.
+   */
+  apiVersion?: string;
+  /**
+   * A piece of an object instead of the whole object, such as spec.containers{name}.
+   */
+  fieldPath?: string;
+  /**
+   * Kind of the referent.
+   */
+  kind?: string;
+  /**
+   * Name of the referent.
+   */
+  name?: string;
+  /**
+   * Namespace of the referent.
+   */
+  namespace?: string;
+  /**
+   * Specific resourceVersion to which this reference is made, if any.
+   */
+  resourceVersion?: string;
+  /**
+   * UID of the referent.
+   */
+  uid?: string;
+}
+/**
+ * The component (and host) that reported an event.
+ */
+export interface EventSource {
+  /**
+   * Component from which the event is generated.
+   */
+  component?: string;
+  /**
+   * Node name on which the event is generated.
+   */
+  host?: string;
+}
+/**
+ * A series of occurrences of one event, each counted instead of recorded separately.
+ */
+export interface EventSeries {
+  /**
+   * The number of occurrences in this series up to the last heartbeat time.
+   */
+  count?: number;
+  /**
+   * The time of the last occurrence observed.
+   */
+  lastObservedTime?: MicroTime;
+}
+/**
  * A scope for names of namespaced objects. Not described by the documents; follows upstream core v1 Namespace.
  */
 export interface Namespace {
@@ -609,39 +746,6 @@ export interface PersistentVolumeSpec {
    * Vendor volume source L13 (virtual disk). Deprecated; most operations are redirected to a CSI driver.
    */
   virtualDisk?: VirtualDiskVolumeSource;
-}
-/**
- * A reference to an object of any kind.
- */
-export interface ObjectReference {
-  /**
-   * API version of the referent.
-   */
-  apiVersion?: string;
-  /**
-   * A piece of an object instead of the whole object, such as spec.containers{name}.
-   */
-  fieldPath?: string;
-  /**
-   * Kind of the referent.
-   */
-  kind?: string;
-  /**
-   * Name of the referent.
-   */
-  name?: string;
-  /**
-   * Namespace of the referent.
-   */
-  namespace?: string;
-  /**
-   * Specific resourceVersion to which this reference is made, if any.
-   */
-  resourceVersion?: string;
-  /**
-   * UID of the referent.
-   */
-  uid?: string;
 }
 /**
  * Constraints on which nodes can access a volume.
@@ -3100,6 +3204,27 @@ export interface PersistentVolumeClaimTemplate {
   spec: PersistentVolumeClaimSpec;
 }
 /**
+ * EventList is a list of Event objects.
+ */
+export interface EventList {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object.
+   */
+  apiVersion?: string;
+  /**
+   * List of events.
+   */
+  items: Event[];
+  /**
+   * Kind is a string value representing the REST resource this object represents.
+   */
+  kind?: string;
+  /**
+   * Standard list metadata.
+   */
+  metadata?: ListMeta;
+}
+/**
  * @deprecated
  * L3 file share: a vendor file-share service mounted on the node and bind-mounted into the Pod (Volume variant). Deprecated; operations are redirected to a CSI driver.
  */
@@ -3861,6 +3986,7 @@ export interface WatchEvent {
 /** Each resource kind by its apiVersion and kind. */
 export interface ResourceKinds {
   'v1/ConfigMap': ConfigMap;
+  'v1/Event': Event;
   'v1/Namespace': Namespace;
   'v1/PersistentVolume': PersistentVolume;
   'v1/PersistentVolumeClaim': PersistentVolumeClaim;

@@ -16,11 +16,18 @@ import { WebhookAdmission } from './admission.ts';
 import { ServedEquivalentResources } from './equivalent-resources.ts';
 import { CRDController } from '../crd/controller.ts';
 import { StorageVersionMigrationController } from '../migration/controller.ts';
+import { DEFAULT_EVENT_TTL_MS, EventExpiry } from '../events/expiry.ts';
+import { GarbageCollector } from '../garbage-collector/controller.ts';
+import { EventRecorder } from '../events/recorder.ts';
+import type { LeaderElector } from '../controller/leader-election.ts';
+import { leaderElectorFor } from '../controller/leader-election-for-storage.ts';
+import { NamespaceController } from '../registry/namespace-controller.ts';
 import { CustomResourceServing } from './custom-resources.ts';
 import type { TokenAuthenticator } from './auth.ts';
 import { OpenApiDocuments } from './openapi.ts';
 import type { RouteHandlers, RouteTable } from './route-types.ts';
 import { ApiServer } from './server.ts';
+import { StaticSite } from './docs-static.ts';
 
 interface ValidatorModule {
   createValidator(featureGates?: Record<string, boolean>): CompiledValidator;
@@ -78,9 +85,22 @@ export interface BuildOptions {
   customResources?: boolean;
   /** The StorageVersionMigration controller (default on). */
   storageVersionMigration?: boolean;
+  /** The garbage collector (ownerReferences, foreground and orphan deletion; default on). */
+  garbageCollection?: boolean;
   /** More /healthz and /readyz checks by name (the etcd backend's `etcd`). */
   healthChecks?: Record<string, () => Promise<boolean>>;
+  /** Runs the controllers whose work must happen once among replicas (default: leaderElectorFor(storage)). */
+  leaderElector?: LeaderElector;
+  /** The folder of the API reference site (out/docs), served at /docs/; undefined: not served. */
+  docsDir?: string;
+  /** The folder of the JSON Schemas the reference links to (out/jsonschema), served at /jsonschema/; undefined: not served. */
+  jsonSchemaDir?: string;
+  /** How long an Event lives after its last write, ms (--event-ttl; default 1 h; 0: events never expire). */
+  eventTtlMs?: number;
 }
+
+/** The names the controllers are elected under (keys of runtime/controller/leader-election-etcd.ts). */
+export const ELECTED = { namespaces: 'namespace-controller', migration: 'storage-version-migrator', garbageCollector: 'garbage-collector', eventTtl: 'event-ttl' } as const;
 
 export interface BuiltServer {
   api: ApiServer;
@@ -89,12 +109,16 @@ export interface BuiltServer {
   admission: WebhookAdmission | undefined;
   /** The CRD controller (undefined when custom resources are turned off); stop() it on shutdown. */
   crdController: CRDController | undefined;
-  /** The StorageVersionMigration controller (undefined when turned off); stop() it on shutdown. */
-  migrationController: StorageVersionMigrationController | undefined;
+  /** The StorageVersionMigration controller while this replica leads it (undefined when turned off or not leading). */
+  readonly migrationController: StorageVersionMigrationController | undefined;
+  /** The garbage collector while this replica leads it (undefined when turned off or not leading). */
+  readonly garbageCollector: GarbageCollector | undefined;
+  /** Runs the controllers that must run once among replicas (ELECTED) where this replica leads them. */
+  leaderElector: LeaderElector;
   /** What /api reports as serverAddress (host:port), once the port is known. */
   setServerAddress(address: string): void;
-  /** Stops the admission configuration watch and the controllers (before the storage is closed). */
-  stop(): void;
+  /** Stops the admission configuration watch and the controllers, and gives up every lead (before the storage is closed). */
+  stop(): Promise<void>;
 }
 
 export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions): Promise<BuiltServer> {
@@ -143,12 +167,20 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
   }
   // Webhooks registered for another version of a custom resource get the objects at that version.
   admission?.engine.setEquivalentResourceMapper(new ServedEquivalentResources(registry, customResources));
-  let migrationController: StorageVersionMigrationController | undefined;
+  // Work that must happen once among replicas runs where this replica leads it (always, on sqlite and memory).
+  const leaderElector = opts.leaderElector ?? (await leaderElectorFor(opts.storage));
+  await leaderElector.run(ELECTED.namespaces, () => new NamespaceController({ registry }));
   if (opts.storageVersionMigration !== false) {
     // After the CRD controller: custom resources stored at start are served, so unfinished migrations of them resume.
-    migrationController = new StorageVersionMigrationController({ registry });
-    await migrationController.start();
+    await leaderElector.run(ELECTED.migration, () => new StorageVersionMigrationController({ registry }));
   }
+  if (opts.garbageCollection !== false) {
+    // After the CRD controller: custom resources are served, so their owners and dependents are in the graph from the start.
+    const events = new EventRecorder(registry, 'garbage-collector-controller');
+    await leaderElector.run(ELECTED.garbageCollector, () => new GarbageCollector({ registry, recordEvent: (e) => void events.record(e) }));
+  }
+  const eventTtlMs = opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS;
+  if (eventTtlMs > 0) await leaderElector.run(ELECTED.eventTtl, () => new EventExpiry({ registry, ttlMs: eventTtlMs }));
   let address = '127.0.0.1';
   const api = new ApiServer({
     registry,
@@ -164,20 +196,30 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     serverAddress: () => address,
     admission,
     customResources,
+    staticSites: [
+      ...(opts.docsDir === undefined ? [] : [new StaticSite('/docs', opts.docsDir)]),
+      ...(opts.jsonSchemaDir === undefined ? [] : [new StaticSite('/jsonschema', opts.jsonSchemaDir)]),
+    ],
   });
   return {
     api,
     registry,
     admission,
     crdController,
-    migrationController,
+    get migrationController() {
+      return leaderElector.controller(ELECTED.migration) as StorageVersionMigrationController | undefined;
+    },
+    get garbageCollector() {
+      return leaderElector.controller(ELECTED.garbageCollector) as GarbageCollector | undefined;
+    },
+    leaderElector,
     setServerAddress(a: string) {
       address = a;
     },
-    stop() {
+    async stop() {
       admission?.stop();
       crdController?.stop();
-      migrationController?.stop();
+      await leaderElector.stop();
     },
   };
 }

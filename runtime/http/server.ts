@@ -16,6 +16,7 @@ import { PathMatcher } from './path-matcher.ts';
 import { hasWatchParam } from './query-bool.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import type { CustomResourceRouter } from './custom-resources.ts';
+import type { StaticSite } from './docs-static.ts';
 import { ReviewRouter } from './reviews.ts';
 import { allowAllAuthorizer, type Authorizer } from '../authorization/authorizer.ts';
 import { encode, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
@@ -64,6 +65,8 @@ export interface ApiServerOptions {
   customResources?: CustomResourceRouter;
   /** Answers the self reviews (and, through bootstrap, webhook match conditions); default: allow all. */
   authorizer?: Authorizer;
+  /** Static sites open without a token like /version: the API reference (out/docs) at /docs/ and the JSON Schemas its pages link to. */
+  staticSites?: StaticSite[];
 }
 
 interface Bound {
@@ -145,6 +148,11 @@ export class ApiServer {
       pretty = wantsPretty(req, query);
       // Before authentication, as upstream's WithRetryAfter / WithWaitGroup filters run.
       if (this.lifecycle.rejecting && !exemptFromShutdownRejection(path, req.headers['user-agent'])) return this.rejectWhileShuttingDown(res, pretty);
+      const site = this.staticSiteFor(pathname);
+      if (site) {
+        if (this.options.authenticator.authenticate(req.headers) === null && BEARER_WITH_TOKEN.test(req.headers.authorization ?? '')) throw ApiError.unauthorized();
+        return await site.serve(req, res, pathname);
+      }
       if (OPEN_PATHS.has(path) || /^\/(healthz|livez|readyz)\/[^/]+$/.test(path)) {
         // Anyone may ask without credentials, but a bearer token that does not authenticate is 401 here too, as upstream.
         if (this.options.authenticator.authenticate(req.headers) === null && BEARER_WITH_TOKEN.test(req.headers.authorization ?? '')) throw ApiError.unauthorized();
@@ -184,6 +192,12 @@ export class ApiServer {
     }
     res.setHeader('Retry-After', '1');
     sendError(res, ApiError.serviceUnavailable('apiserver is shutting down'), pretty);
+  }
+
+  /** The static site owning a path; a plain loop, as the request path creates no closures. */
+  private staticSiteFor(pathname: string): StaticSite | undefined {
+    for (const site of this.options.staticSites ?? []) if (site.owns(pathname)) return site;
+    return undefined;
   }
 
   private builtInGroups: Set<string> | undefined;

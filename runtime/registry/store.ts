@@ -330,11 +330,20 @@ export class Store {
     return { obj, rev: kv.modRevision, stale };
   }
 
+  /** The storage's current revision; a storage failure (etcd unreachable) as its Status (503), not an internal error. */
+  private async revisionNow(): Promise<number> {
+    try {
+      return await this.storage.currentRevision();
+    } catch (e) {
+      throw fromStorageError(e, { resource: this.resource, name: '', op: 'get' });
+    }
+  }
+
   /** Waits until the store reaches `rv`; 504 `Too large resource version` after the wait (upstream ~3 s). */
   private async waitForRevision(rv: number): Promise<void> {
     const deadline = Date.now() + (this.options.futureRevisionWaitMs ?? 3000);
     for (;;) {
-      const cur = await this.storage.currentRevision();
+      const cur = await this.revisionNow();
       if (cur >= rv) return;
       if (Date.now() >= deadline) {
         throw ApiError.timeout(`Too large resource version: ${rv}, current: ${cur}`, 1, [
@@ -438,7 +447,7 @@ export class Store {
       const exact = match === 'Exact' || (match === '' && limit > 0);
       if (exact) {
         snapshot = rv;
-        const cur = await this.storage.currentRevision();
+        const cur = await this.revisionNow();
         if (rv > cur) await this.waitForRevision(rv);
       } else {
         await this.waitForRevision(rv);
@@ -988,7 +997,10 @@ export class Store {
       let snapshot: number | undefined;
       const added: Obj[] = [];
       for (;;) {
-        const page = await this.storage.list(prefix, { revision: snapshot, startKey, limit: 1000 });
+        // a storage failure (etcd unreachable) answers as its Status (503), not as an internal error
+        const page = await this.storage.list(prefix, { revision: snapshot, startKey, limit: 1000 }).catch((e: unknown) => {
+          throw fromStorageError(e, { resource: this.resource, name: '', op: 'list', requestedRevision: snapshot });
+        });
         snapshot = page.revision;
         let converted: Obj[] | undefined;
         if (this.converter) {
@@ -1006,12 +1018,12 @@ export class Store {
         if (!page.more || page.items.length === 0) break;
         startKey = keyAfter(page.items[page.items.length - 1].key);
       }
-      from = snapshot ?? (await this.storage.currentRevision());
+      from = snapshot ?? (await this.revisionNow());
       for (const o of added) sink.send('ADDED', withType(o));
       // also upstream's key, which unmodified client-go's reflector waits for (README: compatibility choices)
       if (params.sendInitialEvents === true) bookmark(from, { 'cluster.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' });
     } else if (rv === undefined || rv === 0) {
-      from = await this.storage.currentRevision();
+      from = await this.revisionNow();
     } else {
       from = rv;
     }

@@ -9,6 +9,7 @@ import { secretStrategy } from './secret.ts';
 import { configMapStrategy } from './configmap.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
 import { validatingWebhookConfigurationStrategy } from './validatingwebhookconfiguration.ts';
+import { eventStrategy } from './event.ts';
 
 const STRATEGIES: Record<string, Strategy> = {
   Secret: secretStrategy,
@@ -17,6 +18,7 @@ const STRATEGIES: Record<string, Strategy> = {
   VolumeAttachment: statusKeepsMetadataStrategy,
   CustomResourceDefinition: customResourceDefinitionStrategy,
   ValidatingWebhookConfiguration: validatingWebhookConfigurationStrategy,
+  Event: eventStrategy,
 };
 
 /** A strategy whose behaviour depends on feature gates is built for the server's gates. */

@@ -27,16 +27,36 @@ function setNameLabel(obj: Obj): void {
 const FINALIZE_RETRY_MS = 500;
 const FINALIZE_TRIES = 120;
 
-async function finalize(ctx: StrategyContext, name: string, tries: number): Promise<void> {
+/**
+ * One attempt at finishing a Terminating namespace: delete its contents, then the namespace itself
+ * (at the revision read, so a concurrent attempt by another replica is harmless). Throws while
+ * something remains. Idempotent: the replica serving the DELETE starts it at once (below), and the
+ * elected namespace controller (runtime/registry/namespace-controller.ts) resumes namespaces left
+ * Terminating (by a replica that died, or a restart).
+ */
+export async function finalizeNamespace(ctx: StrategyContext, name: string): Promise<void> {
   const { registry, store } = ctx;
+  const terminating = async (): Promise<Obj | undefined> => {
+    const ns = await store.get(undefined, name).catch((e: unknown) => {
+      if (e instanceof ApiError && e.code === 404) return undefined;
+      throw e;
+    });
+    // gone, or created anew under the same name: nothing of it to delete
+    return ns && meta(ns).deletionTimestamp ? ns : undefined;
+  };
+  if (!(await terminating())) return;
+  await registry.deleteNamespaceContents(name);
+  if (await registry.namespaceHasContent(name)) throw new Error('content remains');
+  const cur = await terminating();
+  if (!cur) return;
+  const m = meta(cur);
+  if (m.finalizers && m.finalizers.length) throw new Error('finalizers remain');
+  await store.deleteObject(cur, Number(m.resourceVersion), {});
+}
+
+async function finalize(ctx: StrategyContext, name: string, tries: number): Promise<void> {
   try {
-    await registry.deleteNamespaceContents(name);
-    if (await registry.namespaceHasContent(name)) throw new Error('content remains');
-    const cur = await store.get(undefined, name).catch(() => undefined);
-    if (!cur) return;
-    const m = meta(cur);
-    if (m.finalizers && m.finalizers.length) throw new Error('finalizers remain');
-    await store.deleteObject(cur, Number(m.resourceVersion), {});
+    await finalizeNamespace(ctx, name);
   } catch {
     if (tries > 0) {
       const t = setTimeout(() => void finalize(ctx, name, tries - 1), FINALIZE_RETRY_MS);
