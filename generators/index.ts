@@ -10,6 +10,7 @@ import { crdsGenerator } from './crds/generator.ts';
 import { validatorsGenerator } from './validators/generator.ts';
 import { rulesReportGenerator } from './rules-report/generator.ts';
 import { entryGenerator } from './entry.ts';
+import { jsonSchemaGenerator } from './json-schema/generator.ts';
 
 export const generators: Generator[] = [
   openapiGenerator,
@@ -19,6 +20,7 @@ export const generators: Generator[] = [
   routesGenerator,
   rulesReportGenerator,
   entryGenerator,
+  jsonSchemaGenerator,
 ];
 
 export async function generate(root: string): Promise<OutputFile[]> {
