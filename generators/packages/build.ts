@@ -1,0 +1,112 @@
+// npm run build:packages [-- NAME...]: compiles the repository's sources into the dist/ (and assets/)
+// of each package under packages/. Deterministic: the same out/ and sources give the same files.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { loadSpec } from '../model/load.ts';
+import { compile } from './compile.ts';
+import { artifactEntries, exportedTypeNames, typeEntries, type EntryFile, type KindEntry } from './entries.ts';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const PACKAGE_NAMES = ['types', 'artifacts', 'toolchain', 'server'] as const;
+export type PackageName = (typeof PACKAGE_NAMES)[number];
+
+const packageDir = (root: string, name: PackageName): string => join(root, 'packages', name);
+
+async function kindEntries(root: string): Promise<KindEntry[]> {
+  const { model } = await loadSpec(root);
+  return model.resources.map((r) => {
+    const validatorModule = `out/validators/${r.kind.toLowerCase()}.ts`;
+    if (!existsSync(join(root, validatorModule))) throw new Error(`${r.kind}: ${validatorModule} is missing (run npm run generate)`);
+    return { group: r.group, version: r.version, kind: r.kind, listKind: r.listKind, validatorModule };
+  });
+}
+
+function writeEntries(dist: string, files: EntryFile[]): void {
+  for (const f of files) {
+    mkdirSync(dirname(join(dist, f.path)), { recursive: true });
+    writeFileSync(join(dist, f.path), f.content);
+  }
+}
+
+/** Every `.ts` module of a folder of out/ (not the tests): the validators are compiled whatever modules they are made of. */
+function modulesOf(root: string, folder: string): string[] {
+  return readdirSync(join(root, folder))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => join(root, folder, f));
+}
+
+function fresh(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+}
+
+function copyFolder(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+}
+
+async function buildTypes(root: string, kinds: KindEntry[]): Promise<void> {
+  const dist = join(packageDir(root, 'types'), 'dist');
+  fresh(dist);
+  compile({ root, entries: [join(root, 'out/types/index.ts')], outDir: dist, declarations: true, declarationsOnly: true });
+  writeEntries(dist, typeEntries(kinds));
+}
+
+async function buildArtifacts(root: string, kinds: KindEntry[]): Promise<void> {
+  const dir = packageDir(root, 'artifacts');
+  const dist = join(dir, 'dist');
+  const assets = join(dir, 'assets');
+  fresh(dist);
+  fresh(assets);
+  compile({ root, entries: [join(root, 'out/types/index.ts'), ...modulesOf(root, 'out/validators')], outDir: dist, declarations: true });
+  const typeNames = exportedTypeNames(readFileSync(join(root, 'out/types/index.ts'), 'utf8'));
+  writeEntries(dist, artifactEntries(kinds, typeNames));
+  for (const folder of ['openapi', 'crds', 'jsonschema', 'jsonschema-strict']) copyFolder(join(root, 'out', folder), join(assets, folder));
+}
+
+async function buildToolchain(root: string): Promise<void> {
+  const dist = join(packageDir(root, 'toolchain'), 'dist');
+  fresh(dist);
+  compile({ root, entries: [join(root, 'generators/cli.ts'), join(root, 'runtime/validate-cli.ts')], outDir: dist, declarations: false });
+  // generators/templates.ts reads the templates beside the generators, as in the repository.
+  copyFolder(join(root, 'templates'), join(dist, 'templates'));
+}
+
+async function buildServer(root: string): Promise<void> {
+  const dist = join(packageDir(root, 'server'), 'dist');
+  fresh(dist);
+  // The server imports the generated route and validator modules by path at start (runtime/http/bootstrap.ts).
+  const entries = ['runtime/cli.ts', 'out/routes/index.ts', 'out/validators/index.ts', 'out/validators/feature-gates.ts'];
+  compile({ root, entries: entries.map((e) => join(root, e)), outDir: dist, declarations: false });
+  copyFolder(join(root, 'out/openapi'), join(dist, 'out/openapi'));
+  copyFolder(join(root, 'out/validators/definitions.json'), join(dist, 'out/validators/definitions.json'));
+  copyFolder(join(root, 'runtime/storage/wal-checkpoint-worker.js'), join(dist, 'runtime/storage/wal-checkpoint-worker.js'));
+}
+
+export async function buildPackages(root: string, names: readonly PackageName[] = PACKAGE_NAMES): Promise<Record<PackageName, number>> {
+  const timings = {} as Record<PackageName, number>;
+  const kinds = await kindEntries(root);
+  for (const name of names) {
+    const started = performance.now();
+    if (name === 'types') await buildTypes(root, kinds);
+    else if (name === 'artifacts') await buildArtifacts(root, kinds);
+    else if (name === 'toolchain') await buildToolchain(root);
+    else await buildServer(root);
+    timings[name] = Math.round(performance.now() - started);
+  }
+  return timings;
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((a) => !(PACKAGE_NAMES as readonly string[]).includes(a));
+  if (unknown.length) {
+    console.error(`unknown package: ${unknown.join(', ')} (one of ${PACKAGE_NAMES.join(', ')})`);
+    process.exit(2);
+  }
+  const timings = await buildPackages(ROOT, asked.length ? (asked as PackageName[]) : PACKAGE_NAMES);
+  console.log(Object.entries(timings).map(([n, ms]) => `packages/${n}: built in ${ms} ms`).join('\n'));
+}
