@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
-import { buildAndPack, consumerProject, packDependencies, removeAll, ROOT, tarballs } from './pack.ts';
+import { buildAndPack, consumerProject, packDependencies, removeAll, ROOT, tarballs } from '../../generators/packages/pack.ts';
 import { TS_CONSUMER, withoutDirectives } from './consumer-source.ts';
 
 const ARTIFACT_DEPENDENCIES = ['@bufbuild/re2', '@marcbachmann/cel-js'];

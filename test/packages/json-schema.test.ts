@@ -72,7 +72,7 @@ describe('JSON Schema per kind', () => {
     expect(validatorOf('StorageClass', true)(object)).toBe(strict);
   });
 
-  it('keeps the fields that take any value open in the strict variant (managedFields' fieldsV1)', () => {
+  it('keeps the fields that take any value open in the strict variant (fieldsV1 of managedFields)', () => {
     const withManagedFields = { ...sc, metadata: { name: 'fast', managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsV1: { 'f:provisioner': {} } }] } };
     expect(validatorOf('StorageClass', true)(withManagedFields)).toBe(true);
   });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, buildPackages, type PackageName } from '../../generators/packages/build.ts';
+import { ROOT, buildPackages, type PackageName } from './build.ts';
 
 export { ROOT };
 
