@@ -1,7 +1,7 @@
 // npm run build:packages [-- NAME...]: compiles the repository's sources into the dist/ (and assets/)
 // of each package under packages/. Deterministic: the same out/ and sources give the same files.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadSpec } from '../model/load.ts';
@@ -64,6 +64,25 @@ async function buildArtifacts(root: string, kinds: KindEntry[]): Promise<void> {
   const typeNames = exportedTypeNames(readFileSync(join(root, 'out/types/index.ts'), 'utf8'));
   writeEntries(dist, artifactEntries(kinds, typeNames));
   for (const folder of ['openapi', 'crds', 'jsonschema', 'jsonschema-strict']) copyFolder(join(root, 'out', folder), join(assets, folder));
+  checkSideEffects(dir);
+}
+
+/**
+ * A module imported for its effect alone (`import './x.js'`) is dropped by bundlers when the package
+ * says it has no side effects: every such module must be listed in package.json's `sideEffects`.
+ */
+function checkSideEffects(dir: string): void {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { sideEffects?: boolean | string[] };
+  const listed = new Set(Array.isArray(manifest.sideEffects) ? manifest.sideEffects : []);
+  const dist = join(dir, 'dist');
+  const missing = new Set<string>();
+  for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))) {
+    for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/^import\s*['"](\.[^'"]+)['"];?$/gm)) {
+      const target = `./${relative(dir, resolve(dist, dirname(file), m[1])).split(sep).join('/')}`;
+      if (manifest.sideEffects !== true && !listed.has(target)) missing.add(target);
+    }
+  }
+  if (missing.size) throw new Error(`packages/artifacts/package.json: add to "sideEffects" the modules imported for their effect: ${[...missing].sort().join(', ')}`);
 }
 
 async function buildToolchain(root: string): Promise<void> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
+import { parse } from 'yaml';
 import { buildAndPack, consumerProject, packDependencies, removeAll, ROOT, tarballs } from '../../generators/packages/pack.ts';
 import { TS_CONSUMER, withoutDirectives } from './consumer-source.ts';
 
@@ -137,6 +138,27 @@ describe('bundled by esbuild', () => {
   it('the bundle runs and holds the imported kind', () => {
     expect(JSON.parse(run('bundle.mjs').stdout).map((e: { field: string }) => e.field)).toContain('provisioner');
     expect(kindsInBundle(bundle)).toContain('StorageClass');
+  });
+
+  it('gives the same errors bundled as installed on every PersistentVolume fixture, and keeps the CEL libraries (a module imported for its effect)', async () => {
+    const dir = join(ROOT, 'test/fixtures/objects/persistentvolume');
+    const objects = readdirSync(dir).map((f) => (parse(readFileSync(join(dir, f), 'utf8')) as { object?: unknown }).object).filter((o) => o !== undefined);
+    writeFileSync(join(consumer, 'pv-fixtures.json'), JSON.stringify(objects));
+    writeFileSync(
+      join(consumer, 'pv-entry.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { validate } from '@clusterspec/artifacts/v1/PersistentVolume';
+const objects = JSON.parse(readFileSync(new URL('./pv-fixtures.json', import.meta.url), 'utf8'));
+console.log(JSON.stringify(objects.map((o) => validate(o))));
+`,
+    );
+    await build({ entryPoints: [join(consumer, 'pv-entry.mjs')], absWorkingDir: consumer, bundle: true, format: 'esm', platform: 'node', outfile: join(consumer, 'pv-bundle.mjs'), logLevel: 'silent' });
+    const installed = JSON.parse(run('pv-entry.mjs').stdout) as unknown[][];
+    const bundled = JSON.parse(run('pv-bundle.mjs').stdout) as unknown[][];
+    expect(installed.flat().length).toBeGreaterThan(0);
+    expect(bundled).toEqual(installed);
+    // runtime/cel/libraries installs the platform libraries when imported; "sideEffects": false would let a bundler drop it.
+    expect(readFileSync(join(consumer, 'pv-bundle.mjs'), 'utf8')).toMatch(/installLibraries\(LIBRARIES\d*\)/);
   });
 
   // Fails today: every out/validators module reads the one definitions.json of all shapes. The standalone
