@@ -47,14 +47,14 @@ function copyFolder(from: string, to: string): void {
   cpSync(from, to, { recursive: true });
 }
 
-async function buildTypes(root: string, kinds: KindEntry[]): Promise<void> {
+function buildTypes(root: string, kinds: KindEntry[]): void {
   const dist = join(packageDir(root, 'types'), 'dist');
   fresh(dist);
   compile({ root, entries: [join(root, 'out/types/index.ts')], outDir: dist, declarations: true, declarationsOnly: true });
   writeEntries(dist, typeEntries(kinds));
 }
 
-async function buildArtifacts(root: string, kinds: KindEntry[]): Promise<void> {
+function buildArtifacts(root: string, kinds: KindEntry[]): void {
   const dir = packageDir(root, 'artifacts');
   const dist = join(dir, 'dist');
   const assets = join(dir, 'assets');
@@ -85,7 +85,7 @@ function checkSideEffects(dir: string): void {
   if (missing.size) throw new Error(`packages/artifacts/package.json: add to "sideEffects" the modules imported for their effect: ${[...missing].sort().join(', ')}`);
 }
 
-async function buildToolchain(root: string): Promise<void> {
+function buildToolchain(root: string): void {
   const dist = join(packageDir(root, 'toolchain'), 'dist');
   fresh(dist);
   compile({ root, entries: [join(root, 'generators/cli.ts'), join(root, 'runtime/validate-cli.ts')], outDir: dist, declarations: false });
@@ -93,7 +93,7 @@ async function buildToolchain(root: string): Promise<void> {
   copyFolder(join(root, 'templates'), join(dist, 'templates'));
 }
 
-async function buildServer(root: string): Promise<void> {
+function buildServer(root: string): void {
   const dist = join(packageDir(root, 'server'), 'dist');
   fresh(dist);
   // The server imports the generated route and validator modules by path at start (runtime/http/bootstrap.ts).
@@ -109,10 +109,10 @@ export async function buildPackages(root: string, names: readonly PackageName[] 
   const kinds = await kindEntries(root);
   for (const name of names) {
     const started = performance.now();
-    if (name === 'types') await buildTypes(root, kinds);
-    else if (name === 'artifacts') await buildArtifacts(root, kinds);
-    else if (name === 'toolchain') await buildToolchain(root);
-    else await buildServer(root);
+    if (name === 'types') buildTypes(root, kinds);
+    else if (name === 'artifacts') buildArtifacts(root, kinds);
+    else if (name === 'toolchain') buildToolchain(root);
+    else buildServer(root);
     timings[name] = Math.round(performance.now() - started);
   }
   return timings;
