@@ -78,6 +78,8 @@ console.log(JSON.stringify(validate({ apiVersion: 'storage.cluster.io/v1', kind:
   it('the asset subpaths resolve: OpenAPI v2 and v3 per group-version, CRD manifests, JSON Schemas (plain and strict), package.json', () => {
     const subpaths = {
       'openapi/v2/swagger.json': 'swagger',
+      'openapi/v2/apis/storage.cluster.io/v1.json': 'swagger',
+      'openapi/v2/api/v1.json': 'swagger',
       'openapi/v3/apis/storage.cluster.io/v1.json': 'openapi',
       'openapi/v3/api/v1.json': 'openapi',
       'jsonschema/storage.cluster.io/storageclass_v1.json': '$schema',
