@@ -11,6 +11,7 @@ import { validatorsGenerator } from './validators/generator.ts';
 import { rulesReportGenerator } from './rules-report/generator.ts';
 import { entryGenerator } from './entry.ts';
 import { docsGenerator } from './docs/index.ts';
+import { jsonSchemaGenerator } from './json-schema/generator.ts';
 
 export const generators: Generator[] = [
   openapiGenerator,
@@ -21,6 +22,7 @@ export const generators: Generator[] = [
   rulesReportGenerator,
   docsGenerator,
   entryGenerator,
+  jsonSchemaGenerator,
 ];
 
 export async function generate(root: string): Promise<OutputFile[]> {

@@ -249,6 +249,8 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
 }
 
 function ensureGenerated(): void {
+  // Compiled (the @clusterspec/server package), out/ ships inside the package, built.
+  if (import.meta.url.endsWith('.js')) return;
   const needed = ['out/routes/index.ts', 'out/validators/index.ts', 'out/validators/feature-gates.ts', 'out/validators/definitions.json'];
   if (needed.every((p) => existsSync(join(ROOT, p)))) return;
   process.stdout.write('out/ is missing: running the generator (npm run generate)\n');

@@ -140,11 +140,11 @@ function v3Parameter(model: Model, name: string): OpenAPIV3.ParameterObject {
   return { name: p.name, in: p.in, description: p.description, ...(p.in === 'path' ? { required: true } : {}), schema: { ...p.schema } };
 }
 
-function v2Document(model: Model): OpenAPIV2.Document {
+function v2Document(model: Model, resources: Resource[] = model.resources): OpenAPIV2.Document {
   const paths: Record<string, OpenAPIV2.PathItemObject & Record<string, unknown>> = {};
   const shapes = new Set<string>();
   const params = new Set<string>();
-  for (const r of model.resources) {
+  for (const r of resources) {
     for (const op of operationsOf(model, r)) {
       const item = (paths[op.path] ??= {});
       const watch = op.action === 'watch' || op.action === 'watchlist';
@@ -221,6 +221,8 @@ export const openapiGenerator: Generator = {
         const resources = model.resources.filter((r) => r.group === group && r.version === version);
         if (!resources.length) continue;
         files.push({ path: `openapi/v3/${gvKey(group, version)}.json`, content: json(v3Document(model, resources, 'clusterspec')) });
+        // Swagger 2.0 of one group-version, for consumers of @clusterspec/artifacts (the server serves swagger.json).
+        files.push({ path: `openapi/v2/${gvKey(group, version)}.json`, content: json(v2Document(model, resources)) });
       }
     }
     // The combined document also carries the shapes no endpoint returns (the embedded Volume).

@@ -57,10 +57,12 @@ export interface GeneratedArtifacts {
 }
 
 export async function loadGenerated(outDir: string): Promise<GeneratedArtifacts> {
-  const imp = (p: string): Promise<unknown> => import(pathToFileURL(join(outDir, p)).href);
-  const routesMod = (await imp('routes/index.ts')) as { allRoutes: GeneratedArtifacts['routes'] };
-  const validators = (await imp('validators/index.ts')) as Record<string, ValidatorModule>;
-  const gates = (await imp('validators/feature-gates.ts')) as { featureGateDefaults: Record<string, boolean> };
+  // `.js` when this server runs compiled (the @clusterspec/server package), `.ts` from the sources.
+  const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
+  const imp = (p: string): Promise<unknown> => import(pathToFileURL(join(outDir, `${p}${ext}`)).href);
+  const routesMod = (await imp('routes/index')) as { allRoutes: GeneratedArtifacts['routes'] };
+  const validators = (await imp('validators/index')) as Record<string, ValidatorModule>;
+  const gates = (await imp('validators/feature-gates')) as { featureGateDefaults: Record<string, boolean> };
   const defs = JSON.parse(readFileSync(join(outDir, 'validators', 'definitions.json'), 'utf8')) as { shapes?: Record<string, Schema> };
   return {
     routes: routesMod.allRoutes,

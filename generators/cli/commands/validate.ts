@@ -1,6 +1,6 @@
 // `clusterspec validate`: offline validation of manifests for pipelines, reported in one or more
 // formats (each to standard output or a file), with upstream's field errors and exit statuses.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_FILE_BYTES, runValidation } from '../../../runtime/validate/run.ts';
@@ -48,9 +48,13 @@ interface Output {
   file?: string;
 }
 
+/** The version of the package this file ships in: the nearest package.json above it (the repository's, or the toolchain package's when compiled into its dist/). */
 function toolVersion(): string {
-  const pkg = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'package.json');
-  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const pkg = resolve(dir, 'package.json');
+    if (existsSync(pkg)) return (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version ?? '0.0.0';
+    if (dirname(dir) === dir) return '0.0.0';
+  }
 }
 
 function parseOutput(value: string): Output {
