@@ -8,6 +8,7 @@ import { getRule } from './rules/index.ts';
 import { isObject, hasOwn } from './rules/util.ts';
 import { compileCelCheck } from './cel-check.ts';
 import type { CompiledCelFast } from './cel-aot-runtime.ts';
+import { resolveSchemaRef } from './resolve-ref.ts';
 
 /** A validation closure: the value, the old value (updates) and the context errors go to. */
 export type Check = (v: unknown, old: unknown, ctx: ValidationContext) => void;
@@ -65,15 +66,7 @@ function schemaAt(env: Pick<ClosureEnv, 'root' | 'definitions'>, ptr: string): S
 }
 
 function resolver(definitions: Record<string, Schema>): (s: Schema) => Schema {
-  return (s) => {
-    let cur = s;
-    for (let i = 0; i < 64 && cur.$ref; i++) {
-      const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(cur.$ref);
-      if (!m || !hasOwn(definitions, m[1])) return cur;
-      cur = definitions[m[1]];
-    }
-    return cur;
-  };
+  return (s) => resolveSchemaRef(s, definitions);
 }
 
 /** The node's own schema and the schema its rules see. */

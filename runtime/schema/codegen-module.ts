@@ -11,17 +11,8 @@ import type { StandaloneData, StructEntry } from './standalone.ts';
 import { hasOwn, isObject } from './rules/util.ts';
 import { siteSchemas, type ClosureRecipe } from './closures.ts';
 import { compileCelRuleToJs } from './cel-aot.ts';
+import { resolveSchemaRef } from './resolve-ref.ts';
 
-/** A `$ref` resolved as the CEL layer sees a rule's scope (schema-tree.ts resolves the same way). */
-function resolveRef(s: Schema, definitions: Record<string, Schema>): Schema {
-  let cur = s;
-  for (let i = 0; i < 64 && cur.$ref; i++) {
-    const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(cur.$ref);
-    if (!m || !hasOwn(definitions, m[1])) return cur;
-    cur = definitions[m[1]];
-  }
-  return cur;
-}
 
 export interface SchemaModule {
   /**
@@ -45,7 +36,7 @@ export function compileSchemaModule(schema: Schema, options: CompileOptions = {}
     if (r.t !== 'cel') return r;
     const { own, scope } = siteSchemas({ root: schema, definitions }, r.site);
     const rules = Array.isArray(own['x-cluster-validations']) ? own['x-cluster-validations'] : [];
-    const ruleScope = scope ?? resolveRef(own, definitions);
+    const ruleScope = scope ?? resolveSchemaRef(own, definitions);
     const fast = rules.map((rule) => {
       const js = compileCelRuleToJs(rule, ruleScope, definitions);
       return js === null ? -1 : compiledCel.push(js) - 1;

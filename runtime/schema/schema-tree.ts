@@ -16,6 +16,7 @@ import { SchemaCompileError } from './compile-error.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
 import { compileCelCheck } from './cel-check.ts';
 import { compilePattern, type CompiledPattern } from './pattern.ts';
+import { resolveSchemaRef } from './resolve-ref.ts';
 
 /** Keywords beside a $ref that do not make a wrapper node (documentation and patch metadata). */
 const SKIP_BESIDE_REF = new Set(['$ref', 'description', 'title', 'example', 'deprecated', 'x-cluster-source', 'x-cluster-deprecated', 'x-cluster-behavior-default', 'x-cluster-write-only', 'x-cluster-feature-gate', 'x-cluster-vendor-label', 'x-cluster-patch-strategy', 'x-cluster-patch-merge-key']);
@@ -133,13 +134,7 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
   const ruleScopes = new WeakMap<Schema, Schema>();
 
   function resolve(s: Schema): Schema {
-    let cur = s;
-    for (let i = 0; i < 64 && cur.$ref; i++) {
-      const m = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(cur.$ref);
-      if (!m || !hasOwn(definitions, m[1])) return cur;
-      cur = definitions[m[1]];
-    }
-    return cur;
+    return resolveSchemaRef(s, definitions);
   }
 
   const env: RuleEnv = { featureGates, resolve };
