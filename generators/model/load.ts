@@ -123,8 +123,12 @@ function readSpecFiles(root: string, specDir: string, problems: SpecProblem[], l
     return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort().map((n) => `${sub}/${n}`) : [];
   }), ...libraryFiles];
   const files: SpecFile[] = [];
+  // a library file that is one of the spec's own (this repository's spec/ given as --spec) is read once
+  const seen = new Set<string>();
   for (const name of names) {
     const abs = resolve(specDir, name);
+    if (seen.has(abs)) continue;
+    seen.add(abs);
     const file = relative(root, abs);
     if (!existsSync(abs)) {
       problems.push({ file, path: '', message: 'missing' });

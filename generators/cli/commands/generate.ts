@@ -6,7 +6,7 @@ import { SpecError } from '../../model/spec-error.ts';
 import { ComposeError } from '../../compose.ts';
 import type { OutputFile } from '../../output.ts';
 import { emitOutput } from '../emit.ts';
-import { ConfigError, resolveProject, type ProjectSettings } from '../../project/config.ts';
+import { ConfigError, resolveProject, type ProjectSettings, type ResolvedProject } from '../../project/config.ts';
 import { generateProject } from '../../project/pipeline.ts';
 import { EXIT, UsageError, flagValue, type CliIO, type Command } from '../command.ts';
 
@@ -44,16 +44,21 @@ export function reportGenerationError(io: CliIO, err: unknown, label: string): n
 
 const VALUE_FLAGS = ['--spec', '--crds', '--out', '--config', '--crd-flavor'] as const;
 
-async function run(args: string[], io: CliIO): Promise<number> {
+/** What `generate` and `docs` read from their command line: the project settings given as flags. */
+export interface ProjectArgs {
+  flags: ProjectSettings;
+  check: boolean;
+  configFile?: string;
+}
+
+/** Parses the project flags; undefined when `--help` was asked for. */
+export function parseProjectArgs(args: string[]): ProjectArgs | undefined {
   const flags: ProjectSettings = {};
   let check = false;
   let configFile: string | undefined;
   for (let i = 0; i < args.length; ) {
     const a = args[i];
-    if (a === '-h' || a === '--help') {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
+    if (a === '-h' || a === '--help') return undefined;
     if (a === '--check') { check = true; i++; continue; }
     if (a === '--no-platform-shapes') { flags.platformShapes = false; i++; continue; }
     const flag = VALUE_FLAGS.map((name) => ({ name, v: flagValue(args, i, [name]) })).find((x) => x.v !== undefined);
@@ -67,13 +72,27 @@ async function run(args: string[], io: CliIO): Promise<number> {
     else throw new UsageError('--crd-flavor is cluster or kubernetes');
     i += flag.v.used;
   }
-  let project;
+  return { flags, check, configFile };
+}
+
+/** The project the settings name; a bad settings file is a usage error. */
+export function projectOf(io: CliIO, parsed: ProjectArgs): ResolvedProject {
   try {
-    project = resolveProject(io.cwd, flags, configFile);
+    return resolveProject(io.cwd, parsed.flags, parsed.configFile);
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseProjectArgs(args);
+  if (!parsed) {
+    io.stdout(USAGE);
+    return EXIT.ok;
+  }
+  const { check } = parsed;
+  const project = projectOf(io, parsed);
   const label = relative(io.cwd, project.out) || '.';
   const started = performance.now();
   let files: OutputFile[];
