@@ -153,7 +153,7 @@ export async function replicaThroughput(endpoint: string, etcdPid: number | unde
       const fmt = (rs: Round[]): string =>
         `${median(rs.map((r) => r.perSec)).toFixed(0).padStart(6)}/s (CPU us per request: ${median(rs.map((r) => r.serverUs)).toFixed(0)} servers, ${median(rs.map((r) => r.etcdUs)).toFixed(0)} etcd)`;
       const ratio = median(r2.map((r, i) => r.perSec / r1[i].perSec));
-      lines.push(`${name.padEnd(12)} 1 replica ${fmt(r1)}   2 replicas ${fmt(r2)}   ratio ${ratio.toFixed(2)}x`);
+      lines.push(`${name.padEnd(12)} 1 replica ${fmt(r1)}   2 replicas ${fmt(r2)}   ratio ${ratio.toFixed(2)}x (median of the rounds' ratios)`);
     }
     lines.unshift(`GET and LIST through 1 vs 2 API server replicas on one etcd (2 autocannon processes x ${CONNECTIONS} connections; ${ROUNDS} alternating rounds of ${SECONDS} s, medians; ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end)`);
     return lines;
