@@ -10,6 +10,8 @@
 // resource, sets Terminating False InstanceDeletionCompleted (False NeverEstablished, deleting
 // nothing, for a CRD that was never Established) and removes the finalizer; the CRD then goes away
 // and its endpoints with it.
+// It records no Events: upstream's naming, establishing and finalizer controllers record none
+// (apiextensions-apiserver pkg/controller; see runtime/events/README.md); the conditions say it all.
 
 import { restartWatchLater } from '../controller/restart-watch.ts';
 import { WorkQueue } from '../controller/work-queue.ts';

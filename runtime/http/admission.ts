@@ -12,6 +12,8 @@
 //   engine's attributes (user of the request, CreateOptions/UpdateOptions/DeleteOptions, namespace
 //   labels from the stored Namespace), passes an AbortSignal that fires when the client goes away,
 //   collects webhook warnings for `Warning` headers, and throws the engine's rejection as ApiError.
+// - Webhook configuration problems (a webhook failing open, a configuration that cannot be read) are
+//   logged, never recorded as Events: upstream's webhook plugin records none (runtime/events/README.md).
 
 import type { ServerResponse } from 'node:http';
 import {

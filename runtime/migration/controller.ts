@@ -8,6 +8,8 @@
 //      (rewrite.ts), saving spec.continueToken through the main endpoint after each page;
 //   4. sets Succeeded (Running False) through /status; an unexpected error sets Failed instead.
 // Migrations run one at a time, in the order their events arrive.
+// It records no Events: upstream's migrators record none (pkg/controller/storageversionmigrator,
+// kube-storage-version-migrator; see runtime/events/README.md); progress and failure are the conditions.
 
 import { restartWatchLater } from '../controller/restart-watch.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
