@@ -7,10 +7,10 @@ import type { UserInfo } from '../admission/types.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { FieldError } from '../schema/types.ts';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : '');
 
 /** An ObjectMeta with nothing set, as upstream's Go struct encodes it (a zero Time is `null`). */

@@ -7,9 +7,9 @@ import { CelCompileError, STATIC_ESTIMATED_COST_LIMIT, PER_CRD_COST_LIMIT, MAX_R
 import { fieldErr } from '../schema/errors.ts';
 import type { FieldError, FieldErrorReason, Schema, ValidationRule } from '../schema/types.ts';
 import { crdRuleEngine, markResourceRoot } from './cel-engine.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Node = Record<string, unknown>;
-const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface RuleCost {
   /** `spec.versions[0].schema.openAPIV3Schema.properties[spec].x-cluster-validations[0].rule` */
@@ -70,7 +70,7 @@ function unboundedCardinality(s: Node): number {
 
 /** The rule as a Go struct prints as a field error value (JSON, fields in declaration order). */
 function ruleValue(r: unknown): Record<string, unknown> {
-  if (!isObj(r)) return {};
+  if (!isObject(r)) return {};
   const out: Record<string, unknown> = {};
   for (const k of ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']) {
     if (r[k] !== undefined && r[k] !== '') out[k] = r[k];
@@ -84,7 +84,7 @@ const PREFIXED = /^(rule|message|messageExpression|reason|fieldPath|optionalOldS
 function compileErrorToField(rp: string, rule: unknown, e: Error): FieldError {
   const msg = e.message;
   const m = PREFIXED.exec(msg);
-  if (m && m[1] === 'fieldPath' && isObj(rule) && typeof rule.fieldPath === 'string') {
+  if (m && m[1] === 'fieldPath' && isObject(rule) && typeof rule.fieldPath === 'string') {
     return fieldErr.invalid(`${rp}.fieldPath`, rule.fieldPath, 'fieldPath must be a valid path');
   }
   if (m) {
@@ -148,7 +148,7 @@ export function compileSchemaRules(schema: unknown, path: string, opts: RuleComp
   const totalLimit = opts.totalLimit ?? PER_CRD_COST_LIMIT;
   const errors: FieldError[] = [];
   const rules: RuleCost[] = [];
-  if (!isObj(schema)) return { errors, rules, totalCost: 0 };
+  if (!isObject(schema)) return { errors, rules, totalCost: 0 };
   markResourceRoot(schema as Schema);
 
   const visit = (s: Node, p: string, cardinality: number | null, uncorrelatable: string | null): void => {
@@ -156,7 +156,7 @@ export function compileSchemaRules(schema: unknown, path: string, opts: RuleComp
     if (Array.isArray(list)) {
       list.forEach((r, i) => {
         const rp = `${p}.x-cluster-validations[${i}]`;
-        if (!isObj(r)) {
+        if (!isObject(r)) {
           errors.push(fieldErr.required(`${rp}.rule`, 'rule is not specified'));
           return;
         }
@@ -183,13 +183,13 @@ export function compileSchemaRules(schema: unknown, path: string, opts: RuleComp
         }
       });
     }
-    const props = isObj(s.properties) ? s.properties : {};
+    const props = isObject(s.properties) ? s.properties : {};
     for (const k of Object.keys(props).sort()) {
-      if (isObj(props[k])) visit(props[k] as Node, `${p}.properties[${k}]`, cardinality, uncorrelatable);
+      if (isObject(props[k])) visit(props[k] as Node, `${p}.properties[${k}]`, cardinality, uncorrelatable);
     }
     const mul = (n: unknown): number | null => (cardinality === null || typeof n !== 'number' ? null : cardinality * n);
-    if (isObj(s.additionalProperties)) visit(s.additionalProperties, `${p}.additionalProperties`, mul(s.maxProperties), uncorrelatable);
-    if (isObj(s.items)) {
+    if (isObject(s.additionalProperties)) visit(s.additionalProperties, `${p}.additionalProperties`, mul(s.maxProperties), uncorrelatable);
+    if (isObject(s.items)) {
       const correlatable = s['x-cluster-list-type'] === 'map';
       visit(s.items, `${p}.items`, mul(s.maxItems), uncorrelatable ?? (correlatable ? null : p));
     }

@@ -8,16 +8,17 @@ import { validateAnnotations, validateLabels } from '../schema/metadata.ts';
 import type { FieldError } from '../schema/types.ts';
 import { conversionFailure } from './conversion-errors.ts';
 import { goJsonType, groupVersionText } from './conversion-review.ts';
+import { deepCopy } from '../json/clone.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const metaField = (o: Obj, k: string): string => (isObj(o.metadata) ? str(o.metadata[k]) : '');
+const metaField = (o: Obj, k: string): string => (isObject(o.metadata) ? str(o.metadata[k]) : '');
 
 /** Parses a converted object as unstructured decoding does; an error text when it cannot be one. */
 export function asUnstructured(v: unknown): Obj | string {
-  if (!isObj(v)) return `json: cannot unmarshal ${Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v} into Go value of type map[string]interface {}`;
+  if (!isObject(v)) return `json: cannot unmarshal ${Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v} into Go value of type map[string]interface {}`;
   if (typeof v.kind !== 'string' || v.kind === '') return `Object 'Kind' is missing in '${JSON.stringify(v)}'`;
   return v;
 }
@@ -54,18 +55,18 @@ export function validateConvertedObject(original: Obj, converted: Obj): string |
 export function restoreObjectMeta(original: Obj, converted: Obj): string | undefined {
   if (!('metadata' in converted)) return 'missing metadata in converted object';
   const answered = converted.metadata;
-  if (!isObj(answered)) return `invalid metadata of type ${goJsonType(answered)} in converted object`;
-  const restored: Obj = isObj(original.metadata) ? structuredClone(original.metadata) : {};
+  if (!isObject(answered)) return `invalid metadata of type ${goJsonType(answered)} in converted object`;
+  const restored: Obj = isObject(original.metadata) ? deepCopy(original.metadata) : {};
   for (const field of ['labels', 'annotations'] as const) {
     const value = answered[field];
     if (value === undefined || value === null) {
       delete restored[field];
       continue;
     }
-    if (!isObj(value)) return `invalid metadata.${field} of type ${goJsonType(value)} in converted object`;
+    if (!isObject(value)) return `invalid metadata.${field} of type ${goJsonType(value)} in converted object`;
     const before = restored[field];
-    if (before !== undefined && before !== null && !isObj(before)) return `invalid metadata.${field} of type ${goJsonType(before)} in original object`;
-    const old = isObj(before) ? before : {};
+    if (before !== undefined && before !== null && !isObject(before)) return `invalid metadata.${field} of type ${goJsonType(before)} in original object`;
+    const old = isObject(before) ? before : {};
     let changed = Object.keys(old).length !== Object.keys(value).length;
     for (const [k, v] of Object.entries(value)) {
       if (typeof v !== 'string') return `metadata.${field}[${k}] must be a string, but is ${goJsonType(v)} in converted object`;

@@ -5,9 +5,9 @@
 
 import type { IncomingMessage } from 'node:http';
 import { unstructuredResponseError } from '../admission/client.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const CONVERSION_REVIEW_GROUP = 'apiextensions.cluster.io';
 /** The ConversionReview versions this server speaks, in upstream's order of preference-free support. */
@@ -51,7 +51,7 @@ export function convertedObjectsFromAnswer(version: ConversionReviewVersion, uid
     // client-go uses a Status body as the error, else a text per status code
     try {
       const s = JSON.parse(res.body.toString('utf8')) as unknown;
-      if (isObj(s) && s.kind === 'Status' && typeof s.message === 'string' && s.message !== '') return { ok: false, message: s.message };
+      if (isObject(s) && s.kind === 'Status' && typeof s.message === 'string' && s.message !== '') return { ok: false, message: s.message };
     } catch {
       // not JSON: the generic text below
     }
@@ -67,7 +67,7 @@ export function convertedObjectsFromAnswer(version: ConversionReviewVersion, uid
   } catch (e) {
     return { ok: false, message: `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (!isObj(review)) {
+  if (!isObject(review)) {
     const word = Array.isArray(review) ? 'array' : review === null ? 'null' : typeof review === 'boolean' ? 'bool' : typeof review;
     return { ok: false, message: `couldn't get version/kind; json parse error: json: cannot unmarshal ${word} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }` };
   }
@@ -80,12 +80,12 @@ export function convertedObjectsFromAnswer(version: ConversionReviewVersion, uid
     if (got !== want) return { ok: false, message: `expected webhook response of ${want}, got ${got}` };
   }
   const response = review.response;
-  if (!isObj(response)) return { ok: false, message: 'no response provided' };
+  if (!isObject(response)) return { ok: false, message: 'no response provided' };
   if (version === 'v1') {
     const got = typeof response.uid === 'string' ? response.uid : '';
     if (got !== uid) return { ok: false, message: `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(got)}` };
   }
-  const result = isObj(response.result) ? response.result : {};
+  const result = isObject(response.result) ? response.result : {};
   const status = typeof result.status === 'string' ? result.status : '';
   if (status !== 'Success') {
     if (typeof result.message === 'string' && result.message !== '') return { ok: false, message: result.message };

@@ -9,12 +9,12 @@ import { checkVersions } from './conversion-checks.ts';
 import type { ConvertOptions, CustomResourceConverter } from './conversion-types.ts';
 import { WebhookConverter } from './conversion-webhook.ts';
 import type { CustomResourceDefinition } from './types.ts';
+import { isObject } from '../json/is-object.ts';
 
 export { conversionFailure } from './conversion-errors.ts';
 export type { ConvertOptions, CustomResourceConverter } from './conversion-types.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Strategy None: a copy with only apiVersion changed. */
 export class NoneConverter implements CustomResourceConverter {
@@ -40,8 +40,8 @@ export function buildConverter(crd: CustomResourceDefinition, deps: ConverterDep
   const valid = new Set(crd.spec.versions.map((v) => `${crd.spec.group}/${v.name}`));
   const conversion = crd.spec.conversion;
   if (conversion?.strategy !== 'Webhook') return new NoneConverter(valid);
-  const webhook = isObj(conversion.webhook) ? conversion.webhook : {};
-  const clientConfig = isObj(webhook.clientConfig) ? (webhook.clientConfig as WebhookClientConfig) : undefined;
+  const webhook = isObject(conversion.webhook) ? conversion.webhook : {};
+  const clientConfig = isObject(webhook.clientConfig) ? (webhook.clientConfig as WebhookClientConfig) : undefined;
   const versions = Array.isArray(webhook.conversionReviewVersions) ? (webhook.conversionReviewVersions as unknown[]) : [];
   return new WebhookConverter({ crdName: crd.metadata?.name ?? '', clientConfig, conversionReviewVersions: versions, validVersions: valid, client: deps.client });
 }

@@ -8,9 +8,10 @@ import { crdRuleEngine, markResourceRoot } from './cel-engine.ts';
 import { parseSimplePath, readPath, writePath, type PathSegment } from './paths.ts';
 import type { CRDColumn, CRDVersion, CustomResourceDefinition } from './types.ts';
 import { deprecationWarning, findVersion, parseKubeVersion, storageVersion } from './versions.ts';
+import { jsonRoundTrip } from '../json/clone.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The group/version of the Scale object the /scale subresource serves. */
 export const SCALE_API_VERSION = 'autoscaling/v1';
@@ -165,7 +166,7 @@ function buildScale(cfg: NonNullable<NonNullable<CRDVersion['subresources']>['sc
     read,
     toScale(obj: unknown): Obj {
       const v = read(obj);
-      const m = isObj(obj) && isObj(obj.metadata) ? obj.metadata : {};
+      const m = isObject(obj) && isObject(obj.metadata) ? obj.metadata : {};
       const metadata: Obj = {};
       for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp']) if (m[k] !== undefined) metadata[k] = m[k];
       const st: Obj = { replicas: v.statusReplicas };
@@ -189,7 +190,7 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
   const plural = names.plural ?? '';
   const namespaced = crd.spec.scope === 'Namespaced';
   const apiVersion = `${group}/${version.name}`;
-  const statusEnabled = isObj(version.subresources) && isObj(version.subresources.status);
+  const statusEnabled = isObject(version.subresources) && isObject(version.subresources.status);
   const resourceContext: ResourceContext = { kind, group, version: version.name, namespaced, nameSyntax: 'dns1123Subdomain' };
 
   const schema: Schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-cluster-preserve-unknown-fields': true }) as Schema;
@@ -226,7 +227,7 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
   };
 
   const pruneMetadata = (obj: unknown): string[] => {
-    if (!isObj(obj) || !isObj(obj.metadata)) return [];
+    if (!isObject(obj) || !isObject(obj.metadata)) return [];
     const out: string[] = [];
     for (const k of Object.keys(obj.metadata)) {
       if (!OBJECT_META_FIELDS.has(k)) {
@@ -278,7 +279,7 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
       return { object: obj, pruned, errors };
     },
     convert(obj: Obj, toVersion: string): Obj {
-      const copy = JSON.parse(JSON.stringify(obj)) as Obj;
+      const copy = jsonRoundTrip(obj);
       copy.apiVersion = `${group}/${toVersion}`;
       return copy;
     },

@@ -1,7 +1,8 @@
 // Simple JSON paths of CRDs (`.spec.replicas`, `.spec['a.b']`, `.status.conditions[0].type`):
 // parsing, resolving against a schema, reading from an object.
+import { isObject } from '../json/is-object.ts';
+
 type Node = Record<string, unknown>;
-const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export type PathSegment = string | number;
 
@@ -35,13 +36,13 @@ export function findSchemaAt(schema: Node, segs: readonly PathSegment[]): { sche
   let cur: Node = schema;
   for (const seg of segs) {
     if (typeof seg === 'number') {
-      if (!isObj(cur.items)) return { error: `does not refer to a valid field: [${seg}]` };
+      if (!isObject(cur.items)) return { error: `does not refer to a valid field: [${seg}]` };
       cur = cur.items;
       continue;
     }
-    const props = isObj(cur.properties) ? cur.properties : undefined;
-    if (props && isObj(props[seg])) cur = props[seg] as Node;
-    else if (isObj(cur.additionalProperties)) cur = cur.additionalProperties;
+    const props = isObject(cur.properties) ? cur.properties : undefined;
+    if (props && isObject(props[seg])) cur = props[seg] as Node;
+    else if (isObject(cur.additionalProperties)) cur = cur.additionalProperties;
     else return { error: `does not refer to a valid field: ${seg}` };
   }
   return { schema: cur };
@@ -55,7 +56,7 @@ export function readPath(obj: unknown, segs: readonly PathSegment[]): unknown {
       if (!Array.isArray(cur) || seg >= cur.length) return undefined;
       cur = cur[seg];
     } else {
-      if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+      if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
       cur = cur[seg];
     }
   }
@@ -67,7 +68,7 @@ export function writePath(obj: Node, segs: readonly PathSegment[], value: unknow
   let cur: Node = obj;
   for (let i = 0; i < segs.length - 1; i++) {
     const k = String(segs[i]);
-    if (!isObj(cur[k])) cur[k] = {};
+    if (!isObject(cur[k])) cur[k] = {};
     cur = cur[k] as Node;
   }
   cur[String(segs[segs.length - 1])] = value;

@@ -8,13 +8,14 @@ import { compilePattern } from '../schema/pattern.ts';
 import { fieldErr, NIL_COLLECTION } from '../schema/errors.ts';
 import type { FieldError, Schema } from '../schema/types.ts';
 import { crdRuleEngine } from './cel-engine.ts';
+import { jsonRoundTrip } from '../json/clone.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Node = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const nonEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
-const nonEmptyMap = (v: unknown): boolean => isObj(v) && Object.keys(v).length > 0;
+const nonEmptyMap = (v: unknown): boolean => isObject(v) && Object.keys(v).length > 0;
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
@@ -49,7 +50,7 @@ export interface SchemaCheckOptions {
  */
 export function validateSchema(schema: unknown, path: string, opts: SchemaCheckOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isObj(schema)) return [fieldErr.required(path, 'schemas are required')];
+  if (!isObject(schema)) return [fieldErr.required(path, 'schemas are required')];
   if (opts.statusEnabled) errs.push(...statusRootCheck(schema, path));
   if (schema.nullable === true) errs.push(fieldErr.forbidden(child(path, 'nullable'), 'nullable cannot be true at the root'));
   if (opts.requireStructural !== false) {
@@ -75,7 +76,7 @@ const ROOT_ALLOWED_WITH_STATUS = ['Description', 'Type', 'Format', 'Title', 'Max
 const ROOT_ALLOWED_KEYS = new Set(['description', 'type', 'format', 'title', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'required', 'items', 'properties', 'externalDocs', 'example', X.preserve, X.validations]);
 
 function isZero(v: unknown): boolean {
-  return v === undefined || v === null || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+  return v === undefined || v === null || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
 }
 
 function statusRootCheck(schema: Node, path: string): FieldError[] {
@@ -109,17 +110,17 @@ function ssvValidate(s: Node, p: string, ssv: Ssv, out: FieldError[]): void {
 }
 
 function openAPISchema(s: unknown, p: string, ssv: Ssv, isRoot: boolean, out: FieldError[]): void {
-  if (!isObj(s)) return;
+  if (!isObject(s)) return;
   ssvValidate(s, p, ssv, out);
   if (s.uniqueItems === true) out.push(fieldErr.forbidden(child(p, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
-  const props = isObj(s.properties) ? s.properties : {};
+  const props = isObject(s.properties) ? s.properties : {};
   const ap = s.additionalProperties;
   if (ap !== undefined) {
-    if (Object.keys(props).length && (ap === false || isObj(ap))) {
+    if (Object.keys(props).length && (ap === false || isObject(ap))) {
       out.push(fieldErr.forbidden(child(p, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     }
     const sub = ssv.insideMeta ? { ...ssv, allowDefaults: false, reason: 'inside additionalProperties applying to object metadata' } : ssv;
-    if (isObj(ap)) openAPISchema(ap, child(p, 'additionalProperties'), sub, false, out);
+    if (isObject(ap)) openAPISchema(ap, child(p, 'additionalProperties'), sub, false, out);
   }
   for (const k of Object.keys(props).sort()) {
     let sub = ssv;
@@ -134,7 +135,7 @@ function openAPISchema(s: unknown, p: string, ssv: Ssv, isRoot: boolean, out: Fi
     const list = s[key];
     if (Array.isArray(list)) list.forEach((b, i) => openAPISchema(b, idx(p, key, i), ssv, false, out));
   }
-  if (isObj(s.items)) openAPISchema(s.items, child(p, 'items'), ssv, false, out);
+  if (isObject(s.items)) openAPISchema(s.items, child(p, 'items'), ssv, false, out);
   else if (Array.isArray(s.items)) s.items.forEach((b, i) => openAPISchema(b, idx(p, 'items', i), ssv, false, out));
 
   if (s[X.preserve] === false) out.push(fieldErr.invalid(child(p, X.preserve), false, 'must be true or undefined'));
@@ -149,7 +150,7 @@ function openAPISchema(s: unknown, p: string, ssv: Ssv, isRoot: boolean, out: Fi
   if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') out.push(fieldErr.notSupported(child(p, X.mapType), mapType, ['atomic', 'granular']));
 
   const listType = s[X.listType];
-  const items = isObj(s.items) ? s.items : undefined;
+  const items = isObject(s.items) ? s.items : undefined;
   if (listType !== undefined && type !== 'array') {
     out.push(!type
       ? fieldErr.required(child(p, 'type'), `must be array if ${X.listType} is specified`)
@@ -178,12 +179,12 @@ function openAPISchema(s: unknown, p: string, ssv: Ssv, isRoot: boolean, out: Fi
       out.push(fieldErr.invalid(child(child(p, 'items'), 'type'), str(items.type), `must be object if parent array's ${X.listType} is map`));
     }
     if (items && items.type === 'object') {
-      const itemProps = isObj(items.properties) ? items.properties : {};
+      const itemProps = isObject(items.properties) ? items.properties : {};
       const seen = new Set<unknown>();
       for (const k of keys) {
         const ks = String(k);
         const kp = itemProps[ks];
-        if (isObj(kp)) {
+        if (isObject(kp)) {
           if (kp.type === 'array' || kp.type === 'object') {
             out.push(fieldErr.invalid(child(prop(child(p, 'items'), ks), 'type'), items.type, `must be a scalar type if parent array's ${X.listType} is map`));
           }
@@ -200,10 +201,10 @@ function openAPISchema(s: unknown, p: string, ssv: Ssv, isRoot: boolean, out: Fi
     if (items.nullable === true) out.push(fieldErr.forbidden(child(child(p, 'items'), 'nullable'), `cannot be nullable when ${X.listType} is ${listType}`));
     if (listType === 'map') {
       const required = new Set(Array.isArray(items.required) ? items.required : []);
-      const itemProps = isObj(items.properties) ? items.properties : {};
+      const itemProps = isObject(items.properties) ? items.properties : {};
       for (const k of keys) {
         const kp = itemProps[String(k)];
-        if (!isObj(kp)) continue;
+        if (!isObject(kp)) continue;
         if (!required.has(k) && kp.default === undefined) {
           out.push(fieldErr.required(child(prop(child(p, 'items'), String(k)), 'default'), `this property is in ${X.listMapKeys}, so it must have a default or be a required property`));
         }
@@ -242,13 +243,13 @@ const preserves = (s: Node): boolean => s[X.preserve] === true;
 function invariants(s: Node, lvl: Level, p: string, out: FieldError[]): void {
   const type = str(s.type);
   if (type === 'array' && s.items === undefined) out.push(fieldErr.required(child(p, 'items'), 'must be specified'));
-  if (isObj(s.items)) invariants(s.items, 'item', child(p, 'items'), out);
-  const props = isObj(s.properties) ? s.properties : {};
-  for (const k of Object.keys(props)) if (isObj(props[k])) invariants(props[k] as Node, 'field', prop(p, k), out);
+  if (isObject(s.items)) invariants(s.items, 'item', child(p, 'items'), out);
+  const props = isObject(s.properties) ? s.properties : {};
+  for (const k of Object.keys(props)) if (isObject(props[k])) invariants(props[k] as Node, 'field', prop(p, k), out);
   const ap = s.additionalProperties;
   if (ap !== undefined) {
     if (lvl === 'root') out.push(fieldErr.forbidden(child(p, 'additionalProperties'), 'must not be used at the root'));
-    if (isObj(ap)) invariants(ap, 'field', child(p, 'additionalProperties'), out);
+    if (isObject(ap)) invariants(ap, 'field', child(p, 'additionalProperties'), out);
   }
   const ios = s[X.intOrString] === true;
   const emb = s[X.embedded] === true;
@@ -270,11 +271,11 @@ function invariants(s: Node, lvl: Level, p: string, out: FieldError[]): void {
   if (emb && ap !== undefined) out.push(fieldErr.forbidden(child(p, 'additionalProperties'), `must not be used if ${X.embedded} is set`));
   if (lvl === 'root' && type !== '' && type !== 'object') out.push(fieldErr.invalid(child(p, 'type'), type, 'must be object at the root'));
   for (const k of ['kind', 'apiVersion']) {
-    if (checkMetadata && isObj(props[k]) && (props[k] as Node).type !== 'string') {
+    if (checkMetadata && isObject(props[k]) && (props[k] as Node).type !== 'string') {
       out.push(fieldErr.invalid(child(prop(p, k), 'type'), str((props[k] as Node).type), 'must be string'));
     }
   }
-  if (isObj(props.metadata)) metadataInvariants(props.metadata as Node, checkMetadata, lvl, prop(p, 'metadata'), out);
+  if (isObject(props.metadata)) metadataInvariants(props.metadata as Node, checkMetadata, lvl, prop(p, 'metadata'), out);
   if (emb && !puf && Object.keys(props).length === 0) {
     out.push(fieldErr.required(child(p, 'properties'), `must not be empty if ${X.embedded} is true without ${X.preserve}`));
   }
@@ -287,7 +288,7 @@ function metadataInvariants(m: Node, checkMetadata: boolean, lvl: Level, p: stri
   if (checkMetadata && m.type !== 'object') out.push(fieldErr.invalid(child(p, 'type'), str(m.type), 'must be object'));
   if (lvl !== 'root') return;
   const rest: Node = { ...m };
-  const props = isObj(m.properties) ? Object.keys(m.properties) : [];
+  const props = isObject(m.properties) ? Object.keys(m.properties) : [];
   const hasName = props.includes('name');
   const hasGen = props.includes('generateName');
   if ((hasName && hasGen && props.length === 2) || ((hasName || hasGen) && props.length === 1)) delete rest.properties;
@@ -299,11 +300,11 @@ function metadataInvariants(m: Node, checkMetadata: boolean, lvl: Level, p: stri
 
 function isIntOrStringPair(list: unknown): boolean {
   if (!Array.isArray(list) || list.length !== 2) return false;
-  const only = (x: unknown, t: string): boolean => isObj(x) && Object.keys(x).length === 1 && x.type === t;
+  const only = (x: unknown, t: string): boolean => isObject(x) && Object.keys(x).length === 1 && x.type === t;
   return only(list[0], 'integer') && only(list[1], 'string');
 }
 const isIntOrStringAnyOf = (s: Node): boolean => isIntOrStringPair(s.anyOf);
-const isIntOrStringAllOf = (s: Node): boolean => Array.isArray(s.allOf) && s.allOf.length >= 1 && isObj(s.allOf[0]) && isIntOrStringPair((s.allOf[0] as Node).anyOf);
+const isIntOrStringAllOf = (s: Node): boolean => Array.isArray(s.allOf) && s.allOf.length >= 1 && isObject(s.allOf[0]) && isIntOrStringPair((s.allOf[0] as Node).anyOf);
 
 function valueValidation(v: Node, skipAnyOf: boolean, skipFirstAllOfAnyOf: boolean, lvl: Level, p: string, out: FieldError[]): void {
   if (!skipAnyOf && Array.isArray(v.anyOf)) v.anyOf.forEach((x, i) => nestedValueValidation(x, false, false, lvl, idx(p, 'anyOf', i), out));
@@ -318,10 +319,10 @@ function valueValidation(v: Node, skipAnyOf: boolean, skipFirstAllOfAnyOf: boole
 }
 
 function nestedValueValidation(v: unknown, skipAnyOf: boolean, skipAllOfAnyOf: boolean, lvl: Level, p: string, out: FieldError[]): void {
-  if (!isObj(v)) return;
+  if (!isObject(v)) return;
   valueValidation(v, skipAnyOf, skipAllOfAnyOf, lvl, p, out);
-  if (isObj(v.items)) nestedValueValidation(v.items, false, false, lvl, child(p, 'items'), out);
-  const props = isObj(v.properties) ? v.properties : {};
+  if (isObject(v.items)) nestedValueValidation(v.items, false, false, lvl, child(p, 'items'), out);
+  const props = isObject(v.properties) ? v.properties : {};
   for (const k of Object.keys(props)) nestedValueValidation(props[k], false, false, 'field', prop(p, k), out);
   const forbid = (k: string, detail: string): void => {
     out.push(fieldErr.forbidden(child(p, k), detail));
@@ -340,7 +341,7 @@ function nestedValueValidation(v: unknown, skipAnyOf: boolean, skipAllOfAnyOf: b
   if (v[X.listType] !== undefined) forbid(X.listType, 'must be undefined to be structural');
   if (v[X.mapType] !== undefined) forbid(X.mapType, 'must be undefined to be structural');
   if (nonEmptyList(v[X.validations])) forbid(X.validations, 'must be empty to be structural');
-  if (isObj(props.metadata)) out.push(fieldErr.forbidden(prop(p, 'metadata'), 'must not be specified in a nested context'));
+  if (isObject(props.metadata)) out.push(fieldErr.forbidden(prop(p, 'metadata'), 'must not be specified in a nested context'));
 }
 
 /** Completeness: fields and items named inside the root's logical junctors also exist outside them. */
@@ -357,17 +358,17 @@ function completeness(v: Node, s: Node | undefined, sPath: string, vPath: string
 }
 
 function nestedCompleteness(v: unknown, s: Node | undefined, sPath: string, vPath: string, out: FieldError[]): void {
-  if (!isObj(v)) return;
+  if (!isObject(v)) return;
   if (s === undefined) {
     out.push(fieldErr.required(sPath, `because it is defined in ${vPath}`));
     return;
   }
   completeness(v, s, sPath, vPath, out);
-  if (isObj(v.items)) nestedCompleteness(v.items, isObj(s.items) ? s.items : undefined, child(sPath, 'items'), child(vPath, 'items'), out);
-  const vProps = isObj(v.properties) ? v.properties : {};
-  const sProps = isObj(s.properties) ? s.properties : {};
+  if (isObject(v.items)) nestedCompleteness(v.items, isObject(s.items) ? s.items : undefined, child(sPath, 'items'), child(vPath, 'items'), out);
+  const vProps = isObject(v.properties) ? v.properties : {};
+  const sProps = isObject(s.properties) ? s.properties : {};
   for (const k of Object.keys(vProps)) {
-    if (!isObj(sProps[k])) out.push(fieldErr.required(prop(sPath, k), `because it is defined in ${prop(vPath, k)}`));
+    if (!isObject(sProps[k])) out.push(fieldErr.required(prop(sPath, k), `because it is defined in ${prop(vPath, k)}`));
     else nestedCompleteness(vProps[k], sProps[k] as Node, prop(sPath, k), prop(vPath, k), out);
   }
 }
@@ -386,10 +387,10 @@ function walkDefaults(s: Node, p: string, isResourceRoot: boolean, insideMeta: b
   const emb = s[X.embedded] === true || isResourceRoot;
   if (emb) insideMeta = false;
   if (s.default !== undefined && s.default !== null && !insideMeta) checkDefault(s, p, out);
-  if (isObj(s.items)) walkDefaults(s.items, child(p, 'items'), false, insideMeta, out);
-  const props = isObj(s.properties) ? s.properties : {};
+  if (isObject(s.items)) walkDefaults(s.items, child(p, 'items'), false, insideMeta, out);
+  const props = isObject(s.properties) ? s.properties : {};
   for (const k of Object.keys(props).sort()) {
-    if (!isObj(props[k])) continue;
+    if (!isObject(props[k])) continue;
     walkDefaults(props[k] as Node, prop(p, k), false, insideMeta || (emb && META_FIELDS.has(k)), out);
   }
 }
@@ -410,7 +411,7 @@ function compileNode(s: Node): ReturnType<typeof compileSchema> | undefined {
 
 function stripValidations(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripValidations);
-  if (!isObj(v)) return v;
+  if (!isObject(v)) return v;
   const out: Node = {};
   for (const [k, x] of Object.entries(v)) if (k !== X.validations) out[k] = stripValidations(x);
   return out;
@@ -421,10 +422,10 @@ function checkDefault(s: Node, p: string, out: FieldError[]): void {
   if (!compiled) return;
   const dp = child(p, 'default');
   const value = s.default;
-  const pruned = JSON.parse(JSON.stringify(value)) as unknown;
+  const pruned = jsonRoundTrip(value);
   compiled.prune(pruned);
   if (JSON.stringify(pruned) !== JSON.stringify(value)) out.push(fieldErr.invalid(dp, value, 'must not have unknown fields'));
-  for (const e of compiled.validate(JSON.parse(JSON.stringify(value)))) {
+  for (const e of compiled.validate(jsonRoundTrip(value))) {
     const f = e.field === '' ? dp : e.field.startsWith('[') ? dp + e.field : `${dp}.${e.field}`;
     // kube-openapi words the path into the detail (`<path> in body should be ...`)
     const message = e.message.replace(`: ${e.field} in body `, `: ${f} in body `);

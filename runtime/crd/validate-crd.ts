@@ -12,9 +12,9 @@ import { caBundleError, conversionCABundle, isConditionTrue } from './names.ts';
 import { findSchemaAt, parseSimplePath } from './paths.ts';
 import type { CustomResourceDefinition } from './types.ts';
 import { recordStoredVersions, validateStoredVersions } from './versions.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Node = Record<string, unknown>;
-const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface CRDValidationOptions {
   /** Run the generated object validator too (default true). */
@@ -25,7 +25,7 @@ export interface CRDValidationOptions {
 
 function hasDefaults(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(hasDefaults);
-  if (!isObj(v)) return false;
+  if (!isObject(v)) return false;
   if (v.default !== undefined) return true;
   return Object.entries(v).some(([k, x]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasDefaults(x));
 }
@@ -33,7 +33,7 @@ function hasDefaults(v: unknown): boolean {
 /** The schema-aware checks of a CRD (create or update), without the generated object rules. */
 export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomResourceDefinition, opts: CRDValidationOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = isObj(crd?.spec) ? crd.spec : undefined;
+  const spec = isObject(crd?.spec) ? crd.spec : undefined;
   if (!spec) return errs;
   const versions = Array.isArray(spec.versions) ? spec.versions : [];
   const preserve = spec.preserveUnknownFields === true;
@@ -45,12 +45,12 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
   if (anyDefaults && preserve) errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
 
   versions.forEach((v, i) => {
-    if (!isObj(v)) return;
+    if (!isObject(v)) return;
     const schema = v.schema?.openAPIV3Schema;
-    if (!isObj(schema)) return; // `schemas are required` comes from the object rules
+    if (!isObject(schema)) return; // `schemas are required` comes from the object rules
     const path = `spec.versions[${i}].schema.openAPIV3Schema`;
     const schemaErrs = validateSchema(schema, path, {
-      statusEnabled: isObj(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null,
+      statusEnabled: isObject(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null,
       requireStructural: !preserve || anyDefaults,
     });
     errs.push(...schemaErrs);
@@ -61,7 +61,7 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
   if (old) errs.push(...validateConversionCABundleUpdate(crd, old));
 
   // storedVersions as the registry leaves them (storage version appended)
-  const storageCount = versions.filter((v) => isObj(v) && v.storage === true).length;
+  const storageCount = versions.filter((v) => isObject(v) && v.storage === true).length;
   if (storageCount === 1) {
     const copy = { ...crd, status: { ...(crd.status ?? {}) } } as CustomResourceDefinition;
     recordStoredVersions(copy, old);
@@ -97,7 +97,7 @@ export function validateSelectableFields(fields: readonly unknown[], schema: Nod
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    const jp = isObj(f) && typeof f.jsonPath === 'string' ? f.jsonPath : '';
+    const jp = isObject(f) && typeof f.jsonPath === 'string' ? f.jsonPath : '';
     const p = `${path}[${i}].jsonPath`;
     if (jp === '') {
       errs.push(fieldErr.required(p));
@@ -137,13 +137,13 @@ function dedupe(errs: FieldError[]): FieldError[] {
 /** Every error of a CRD create: object rules, schemas, rules, storedVersions. */
 export function validateCRD(crd: unknown, opts: CRDValidationOptions = {}): FieldError[] {
   const errs = opts.objectRules === false ? [] : generated.validate(crd);
-  if (isObj(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, undefined, opts));
+  if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, undefined, opts));
   return dedupe(errs);
 }
 
 /** Every error of a CRD update from `old`. */
 export function validateCRDUpdate(crd: unknown, old: unknown, opts: CRDValidationOptions = {}): FieldError[] {
   const errs = opts.objectRules === false ? [] : generated.validateUpdate(crd, old);
-  if (isObj(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObj(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
+  if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObject(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
   return dedupe(errs);
 }

@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { CustomResourceVersion } from '../crd/index.ts';
 import { withClientAliases, type OpenApiDocument, type OpenApiDocuments } from './openapi.ts';
+import { jsonRoundTrip } from '../json/clone.ts';
+import { isObject } from '../json/is-object.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const META = 'io.cluster.apimachinery.pkg.apis.meta.v1';
 const SCALE = 'io.cluster.api.autoscaling.v1.Scale';
@@ -30,7 +31,7 @@ export function definitionName(group: string, version: string, kind: string): st
 
 function rewriteRefs(v: unknown, from: string, to: string): unknown {
   if (Array.isArray(v)) return v.map((x) => rewriteRefs(x, from, to));
-  if (!isObj(v)) return v;
+  if (!isObject(v)) return v;
   const out: Obj = {};
   for (const [k, x] of Object.entries(v)) out[k] = k === '$ref' && typeof x === 'string' && x.startsWith(from) ? to + x.slice(from.length) : rewriteRefs(x, from, to);
   return out;
@@ -39,8 +40,8 @@ function rewriteRefs(v: unknown, from: string, to: string): unknown {
 /** The object schema of a custom resource version, referring to meta types under `refBase`. */
 function objectSchema(v: CustomResourceVersion, refBase: string): Obj {
   const raw = v.version.schema?.openAPIV3Schema;
-  const schema: Obj = isObj(raw) ? (JSON.parse(JSON.stringify(raw)) as Obj) : { type: 'object', 'x-cluster-preserve-unknown-fields': true };
-  const props: Obj = isObj(schema.properties) ? schema.properties : {};
+  const schema: Obj = isObject(raw) ? jsonRoundTrip(raw) : { type: 'object', 'x-cluster-preserve-unknown-fields': true };
+  const props: Obj = isObject(schema.properties) ? schema.properties : {};
   schema.properties = {
     ...props,
     apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
@@ -174,14 +175,14 @@ export class CustomResourceOpenApi {
     for (const [k, d] of docs.v3) {
       if (!k.startsWith('apis/')) continue;
       const parsed = JSON.parse(d.body.toString('utf8')) as Obj;
-      const schemas = isObj(parsed.components) && isObj(parsed.components.schemas) ? parsed.components.schemas : {};
+      const schemas = isObject(parsed.components) && isObject(parsed.components.schemas) ? parsed.components.schemas : {};
       for (const n of META_TYPES) if (schemas[n] !== undefined && this.metaSchemas[n] === undefined) this.metaSchemas[n] = schemas[n];
       sample ??= parsed;
       if (META_TYPES.every((n) => this.metaSchemas[n] !== undefined)) break;
     }
     this.info = sample?.info ?? { title: 'clusterspec', version: 'unversioned' };
     this.security = sample?.security;
-    this.securitySchemes = isObj(sample?.components) ? sample.components.securitySchemes : undefined;
+    this.securitySchemes = isObject(sample?.components) ? sample.components.securitySchemes : undefined;
     this.baseV2 = docs.v2 ? (JSON.parse(docs.v2.body.toString('utf8')) as Obj) : undefined;
   }
 
@@ -224,8 +225,8 @@ export class CustomResourceOpenApi {
 
   private v2Document(served: readonly CustomResourceVersion[]): Obj {
     const base = this.baseV2 as Obj;
-    const definitions: Obj = { ...(isObj(base.definitions) ? base.definitions : {}) };
-    const paths: Obj = { ...(isObj(base.paths) ? base.paths : {}) };
+    const definitions: Obj = { ...(isObject(base.definitions) ? base.definitions : {}) };
+    const paths: Obj = { ...(isObject(base.paths) ? base.paths : {}) };
     for (const v of served) {
       const name = definitionName(v.group, v.version.name, v.kind);
       const listName = definitionName(v.group, v.version.name, v.listKind);

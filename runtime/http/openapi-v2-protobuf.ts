@@ -12,11 +12,11 @@
 
 import { stringify } from 'yaml';
 import { ProtoWriter } from './protobuf-writer.ts';
+import { isObject } from '../json/is-object.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 const bool = (v: Json | undefined): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 const num = (v: Json | undefined): number | undefined => (typeof v === 'number' ? v : undefined);

@@ -23,7 +23,10 @@ import {
   type Managed,
   type ManagedFieldsEntry,
 } from './managed-fields.ts';
-import { deepCopy, isObject, jsonEqual, type Definitions, type JsonObject } from './schema-nav.ts';
+import { deepCopy } from '../json/clone.ts';
+import { jsonEqual } from '../json/deep-equal.ts';
+import { isObject, type JsonObject } from '../json/is-object.ts';
+import type { Definitions } from './schema-nav.ts';
 import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError } from './typed.ts';
 
 export interface ApplyOptions {

@@ -3,7 +3,8 @@
 //   `f:<name>` a field, `k:{"name":"x"}` a map-list element by its keys, `v:<json>` a set-list
 //   value, `i:<n>` an index, and `.` (inside a node that has children) the node itself.
 
-import { compareStrings, isObject, type JsonObject } from './schema-nav.ts';
+import { isObject, type JsonObject } from '../json/is-object.ts';
+import { compareStrings } from './schema-nav.ts';
 
 export type PathElement =
   | { readonly field: string }

@@ -5,7 +5,8 @@
 
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
-import { isObject, type Definitions, type JsonObject } from './schema-nav.ts';
+import { isObject, type JsonObject } from '../json/is-object.ts';
+import type { Definitions } from './schema-nav.ts';
 import { addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';

@@ -2,14 +2,10 @@
 // Pure helpers: resolve `$ref`s against the named shapes and answer "what is the schema of
 // this child", "how does this list merge", "is this map atomic". No I/O.
 
+import { isObject } from '../json/is-object.ts';
 import type { Schema } from '../schema/types.ts';
 
 export type Definitions = Record<string, Schema>;
-export type JsonObject = { [key: string]: unknown };
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const REF_PREFIX = '#/components/schemas/';
 
@@ -122,48 +118,6 @@ export function typeOf(schema: Schema | undefined, defs: Definitions): TypeNode 
   }
   if (t === undefined) return { kind: 'untyped' };
   return { kind: 'scalar' };
-}
-
-/** Deep structural equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) {
-      if (!Object.prototype.hasOwnProperty.call(b, k) || !jsonEqual(a[k], b[k])) return false;
-    }
-    return true;
-  }
-  return false;
-}
-
-/** A deep copy of a JSON value (own enumerable keys, `__proto__` kept as a key); several times faster than structuredClone. */
-export function deepCopy<T>(v: T): T {
-  return copyJson(v) as T;
-}
-
-// Recurses once per nesting level (the decoder bounds the depth); loops over list items and keys.
-function copyJson(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
-    return out;
-  }
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
-    const x = copyJson((v as JsonObject)[k]);
-    if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
-    else out[k] = x;
-  }
-  return out;
 }
 
 /** Byte-wise (UTF-8) string comparison, as Go's strings.Compare. */

@@ -22,7 +22,9 @@ import {
 } from './errors.ts';
 import { deduplicateScalars } from './dedupe-scalars.ts';
 import { goSliceStable } from './go-sort.ts';
-import { childSchema, deepCopy, isObject, itemSchema, patchMergeKey, patchStrategies, resolveSchema, type Definitions, type JsonObject } from './schema-nav.ts';
+import { deepCopy } from '../json/clone.ts';
+import { isObject, type JsonObject } from '../json/is-object.ts';
+import { childSchema, itemSchema, patchMergeKey, patchStrategies, resolveSchema, type Definitions } from './schema-nav.ts';
 
 const directiveMarker = '$patch';
 const deleteDirective = 'delete';

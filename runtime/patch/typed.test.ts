@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FieldSet } from './fieldpath.ts';
 import { filterComparison, ignoredSet, STRIP_SET } from './managed-fields.ts';
-import type { JsonObject } from './schema-nav.ts';
+import type { JsonObject } from '../json/is-object.ts';
 import { defs, kind } from './test-defs.ts';
 import { addedFieldsV1, compare, TypedValueError } from './typed.ts';
 

@@ -9,7 +9,9 @@
 
 import type { Schema } from '../schema/types.ts';
 import { FieldSet, comparePathElements, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
-import { childSchema, compareStrings, isObject, itemSchema, jsonEqual, resolveSchema, typeOf, type Definitions, type JsonObject, type TypeNode } from './schema-nav.ts';
+import { jsonEqual } from '../json/deep-equal.ts';
+import { isObject, type JsonObject } from '../json/is-object.ts';
+import { childSchema, compareStrings, itemSchema, resolveSchema, typeOf, type Definitions, type TypeNode } from './schema-nav.ts';
 
 /** An object that does not fit its schema for field tracking (upstream: ValidationErrors from typed). */
 export class TypedValueError extends Error {}

@@ -1,4 +1,11 @@
 // Plain JSON objects as the registry handles them, and small helpers on their metadata.
+import { isObject } from '../json/is-object.ts';
+
+// runtime/json's helpers under the names the registry's callers use: deepClone is the JSON round
+// trip (undefined values dropped, as storage would), deepEqual the equality that ignores them.
+export { isObject as isObj } from '../json/is-object.ts';
+export { jsonRoundTrip as deepClone } from '../json/clone.ts';
+export { jsonEqual as deepEqual } from '../json/deep-equal.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -21,39 +28,16 @@ export interface ObjectMeta {
   [k: string]: unknown;
 }
 
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The object's metadata, created when absent or not an object. */
 export function meta(obj: Obj): ObjectMeta {
-  if (!isObj(obj.metadata)) obj.metadata = {};
+  if (!isObject(obj.metadata)) obj.metadata = {};
   return obj.metadata as ObjectMeta;
 }
 
 /** Read-only view of metadata (never creates it). */
 export function metaOf(obj: Obj): ObjectMeta {
-  return isObj(obj.metadata) ? (obj.metadata as ObjectMeta) : {};
-}
-
-export function deepClone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ao = a as Obj;
-  const bo = b as Obj;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual(ao[k], bo[k]));
+  return isObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {};
 }
 
 /** RFC 3339 UTC with whole seconds, as upstream's metav1.Time. */

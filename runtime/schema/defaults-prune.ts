@@ -1,5 +1,6 @@
 // Structural defaulting and pruning over the schema tree, as upstream does them for CRDs and the
 // built-in types' defaults: both validator builders (compile.ts, codegen.ts) use these.
+import { deepCopy } from '../json/clone.ts';
 import { hasOwn, isObject } from './rules/util.ts';
 
 /**
@@ -22,10 +23,6 @@ export interface StructNode {
   schema: { type?: string };
 }
 
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
 function joinKey(base: string, k: string, bracket: boolean): string {
   if (bracket) return `${base}[${k}]`;
   return base === '' ? k : `${base}.${k}`;
@@ -44,7 +41,7 @@ export function applyDefaults(n: StructNode, x: unknown): void {
     const it = s.items;
     if (!it) return;
     for (let i = 0; i < x.length; i++) {
-      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = clone(it.local.default);
+      if (x[i] === null && it.local.default !== undefined && it.local.nullable !== true) x[i] = deepCopy(it.local.default);
       applyDefaults(it, x[i]);
     }
     return;
@@ -54,13 +51,13 @@ export function applyDefaults(n: StructNode, x: unknown): void {
     for (const [k, c] of s.props) {
       const d = c.local.default;
       if (d === undefined) continue;
-      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = clone(d);
+      if (!hasOwn(x, k) || (x[k] === null && c.local.nullable !== true)) x[k] = deepCopy(d);
     }
   }
   for (const k of Object.keys(x)) {
     const c = s.props?.get(k) ?? s.additional;
     if (!c) continue;
-    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = clone(c.local.default);
+    if (s.additional && c === s.additional && x[k] === null && c.local.default !== undefined && c.local.nullable !== true) x[k] = deepCopy(c.local.default);
     applyDefaults(c, x[k]);
   }
 }

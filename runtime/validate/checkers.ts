@@ -6,9 +6,9 @@ import { buildCustomResourceVersion, type CustomResourceVersion } from '../crd/c
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import { validateCRD, validateCRDUpdate } from '../crd/validate-crd.ts';
 import type { FieldError } from '../schema/types.ts';
+import { isObject } from '../json/is-object.ts';
 
 export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface CheckResult {
   errors: FieldError[];
@@ -25,6 +25,7 @@ export interface Checker {
   check(obj: Obj, old: Obj | undefined): CheckResult;
 }
 
+// structuredClone, not runtime/json's deepCopy: a YAML document may share (or loop) nodes through aliases.
 const clone = <T>(v: T): T => structuredClone(v);
 
 export const CRD_KEY = 'apiextensions.cluster.io/v1|CustomResourceDefinition';

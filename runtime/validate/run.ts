@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { Document } from 'yaml';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { FieldError } from '../schema/types.ts';
-import { builtinCheckers, checkerKey, crdCheckers, CRD_KEY, isObj, type Checker, type Obj } from './checkers.ts';
+import { builtinCheckers, checkerKey, crdCheckers, CRD_KEY, type Checker, type Obj } from './checkers.ts';
+import { isObject } from '../json/is-object.ts';
 import { asClusterCrd, isCrdObject } from './crd-flavor.ts';
 import { parseManifests, type DocumentValue, type ParsedFile } from './documents.ts';
 import { fastManifests } from './fast-yaml.ts';
@@ -45,7 +46,7 @@ const sourceOf = (file: string, parse: () => ParsedFile): Source => {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 function refOf(o: Obj): ObjectRef {
-  const m = isObj(o.metadata) ? o.metadata : {};
+  const m = isObject(o.metadata) ? o.metadata : {};
   const ref: ObjectRef = {};
   const apiVersion = str(o.apiVersion);
   const kind = str(o.kind);
@@ -161,9 +162,9 @@ export class Validation {
   /** The objects of a document: itself, or each item of a List; `base` is the item's path in the document. */
   private objectsOf(d: DocumentValue): Array<{ base: PathSegment[]; object?: Obj }> {
     const v = d.value;
-    if (!isObj(v)) return [];
+    if (!isObject(v)) return [];
     if (typeof v.kind === 'string' && v.kind.endsWith('List') && Array.isArray(v.items)) {
-      return v.items.map((item, j) => ({ base: ['items', j], ...(isObj(item) ? { object: item } : {}) }));
+      return v.items.map((item, j) => ({ base: ['items', j], ...(isObject(item) ? { object: item } : {}) }));
     }
     return [{ base: [], object: v }];
   }
@@ -182,7 +183,7 @@ export class Validation {
         continue;
       }
       if (d.value === null || d.value === undefined) continue;
-      if (!isObj(d.value)) {
+      if (!isObject(d.value)) {
         this.documentProblem(read.source, d, 'NotAnObject', `the document is a ${Array.isArray(d.value) ? 'list' : typeof d.value}, not an object`);
         continue;
       }

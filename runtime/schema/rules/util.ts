@@ -1,10 +1,9 @@
 // Helpers shared by the rule kinds.
 import type { RuleSpec, Schema } from '../types.ts';
 import type { RuleEnv } from './types.ts';
+import { isObject } from '../../json/is-object.ts';
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObject };
 
 export function hasOwn(o: object, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, k);
@@ -36,7 +35,11 @@ export function isSet(v: unknown): boolean {
   return true;
 }
 
-/** Deep equality of JSON values; absent and null are equal. */
+/**
+ * Deep equality of JSON values for the rule kinds: absent (undefined, what getPath gives for a
+ * missing field) and null are equal, here and in list items. Differs on purpose from runtime/json's
+ * jsonEqual, which keeps null and absent apart.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined || a === null) return b === undefined || b === null;
