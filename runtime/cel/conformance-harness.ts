@@ -282,13 +282,13 @@ export const FAILURE_CLASSES: FailureClass[] = [
   {
     category: 'timestamp/duration sub-millisecond precision',
     verdictChanging: true,
-    reason: 'the engine stores timestamps as JS Date (milliseconds); engine.ts carries the nanoseconds: a failure here means two date-time values differing below 1 ms compare equal again',
+    reason: 'the engine stores timestamps as JS Date (milliseconds); time.ts carries the nanoseconds: a failure here means two date-time values differing below 1 ms compare equal again',
     match: (o) => /\.\d{4,}Z|\d+ns|nanos/.test(o.expr + o.name),
   },
   {
     category: '`duration + timestamp` operand order',
     verdictChanging: true,
-    reason: 'the engine types `duration + timestamp` as a duration (engine.ts re-types it): a failure here means a rule comparing it to a timestamp fails to compile again',
+    reason: 'the engine types `duration + timestamp` as a duration (check-fixups.ts re-types it): a failure here means a rule comparing it to a timestamp fails to compile again',
     match: (o) => /duration\([^)]*\) \+ timestamp/.test(o.expr),
   },
   {

@@ -2,7 +2,6 @@
 // transformList(i, v, [filter,] expr), transformMap(k, v, [filter,] expr).
 
 import {
-  celError,
   identName,
   type CelRegistrar,
   type MacroChecker,
@@ -10,7 +9,8 @@ import {
   type MacroEvaluator,
   type MacroNode,
   type MacroType,
-} from '../engine.ts';
+} from '../registrar.ts';
+import { celError } from '../values.ts';
 
 type Kind = 'all' | 'exists' | 'existsOne' | 'transformList' | 'transformMap';
 

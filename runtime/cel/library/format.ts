@@ -2,7 +2,8 @@
 // validate(s) yields optional.none() when valid, or optional.of(list of error messages).
 // Patterns run on RE2 (linear time).
 
-import { celError, Optional, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError, Optional } from '../values.ts';
 import { compileRegex } from './regex.ts';
 import { parseTimestamp } from '../schema-types.ts';
 import { parseURL } from './url.ts';

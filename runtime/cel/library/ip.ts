@@ -1,6 +1,7 @@
 // Kubernetes IP and CIDR libraries. Like upstream, IPv4-mapped IPv6 addresses and zones are rejected.
 
-import { celError, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError } from '../values.ts';
 
 export class CelIP {
   constructor(

@@ -1,6 +1,10 @@
 // Kubernetes lists library: isSorted, sum, min, max, indexOf, lastIndexOf; and the sets library.
 
-import { celEquals, celError, chargeCost, checkTimeRange, compareTime, Duration, durationFromNanos, durationNanos, traversalCost, UnsignedInt, type CelRegistrar } from '../engine.ts';
+import { celEquals } from '../equality.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { chargeCost, traversalCost } from '../runtime-cost.ts';
+import { checkTimeRange, compareTime, durationFromNanos, durationNanos } from '../time.ts';
+import { celError, Duration, UnsignedInt } from '../values.ts';
 
 function cmp(a: unknown, b: unknown): number {
   if (typeof a === 'bigint' || typeof a === 'number') {

@@ -1,7 +1,8 @@
 // Standard-library numeric conversions the engine lacks: `int(uint)` (cel-go errors when the value
 // exceeds the int64 range, as for every other int conversion).
 
-import { celError, MAX_INT, UnsignedInt, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError, MAX_INT, UnsignedInt } from '../values.ts';
 
 function uintToInt(u: UnsignedInt): bigint {
   const v = u.valueOf();

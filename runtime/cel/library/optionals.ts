@@ -3,20 +3,16 @@
 // between optionals (transition rules with optionalOldSelf compare `oldSelf` to `optional.of(...)`).
 
 import {
-  celError,
-
-  Duration,
   identName,
-  Optional,
-  subMillisecondNanos,
-  UnsignedInt,
   type CelRegistrar,
   type MacroChecker,
   type MacroContext,
   type MacroEvaluator,
   type MacroNode,
   type MacroType,
-} from '../engine.ts';
+} from '../registrar.ts';
+import { subMillisecondNanos } from '../time.ts';
+import { celError, Duration, Optional, UnsignedInt } from '../values.ts';
 
 /** CEL's zero values: what ofNonZeroValue turns into optional.none(). */
 export function isZeroValue(v: unknown): boolean {

@@ -14,7 +14,8 @@ import {
   tryParseQuantity,
   type Quantity,
 } from '../../quantity/quantity.ts';
-import { celError, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError } from '../values.ts';
 
 export class CelQuantity {
   constructor(readonly q: Quantity) {}

@@ -2,7 +2,9 @@
 // `matches` is built into the engine with JS RegExp; our override replaces it at every call site.
 
 import { RE2JS } from '@bufbuild/re2';
-import { celError, chargeCost, NOT_LITERAL, traversalCost, type CelRegistrar } from '../engine.ts';
+import { NOT_LITERAL, type CelRegistrar } from '../registrar.ts';
+import { chargeCost, traversalCost } from '../runtime-cost.ts';
+import { celError } from '../values.ts';
 
 const cache = new Map<string, RE2JS>();
 

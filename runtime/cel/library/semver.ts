@@ -1,6 +1,7 @@
 // Kubernetes semver library: semver, isSemver, major, minor, patch, isGreaterThan, isLessThan, compareTo.
 
-import { celError, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError } from '../values.ts';
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 

@@ -1,7 +1,9 @@
 // cel-go strings extension (as Kubernetes enables it): code-point semantics, ASCII-only case mapping.
 // Functions the engine already has with different semantics are overridden at their call sites.
 
-import { celError, chargeCost, Duration, traversalCost, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { chargeCost, traversalCost } from '../runtime-cost.ts';
+import { celError, Duration } from '../values.ts';
 import { listIndexOf, listLastIndexOf } from './lists.ts';
 import { durationString, timestampString } from './time-bytes.ts';
 

@@ -3,15 +3,9 @@
 // string()/int() of timestamps, string() of durations, identity conversions,
 // time-zone arguments given as fixed offsets (`'+11:00'`), bytes ordering (range checks: engine.ts).
 
-import {
-  celError,
-  checkTimeRange,
-  Duration,
-  durationNanos,
-  parseRfc3339,
-  subMillisecondNanos,
-  type CelRegistrar,
-} from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { checkTimeRange, durationNanos, parseRfc3339, subMillisecondNanos } from '../time.ts';
+import { celError, Duration } from '../values.ts';
 
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';

@@ -1,7 +1,8 @@
 // Kubernetes URL library: url, isURL, getScheme, getHost, getHostname, getPort, getEscapedPath, getQuery.
 // Parsing follows Go's url.ParseRequestURI: absolute URL or absolute path, no fragment.
 
-import { celError, type CelRegistrar } from '../engine.ts';
+import type { CelRegistrar } from '../registrar.ts';
+import { celError } from '../values.ts';
 
 export class CelURL {
   constructor(
