@@ -1,9 +1,9 @@
 // `npm run bench:packages`: what a consumer of @clusterspec/artifacts waits for, against baselines run
 // side by side in the same run.
 //
-// Install: `npm install <artifacts tarball>` into an empty project, beside `npm install` of a one-file
-//   package's tarball (no dependencies), both with the registry for dependencies (--prefer-offline: the
-//   npm cache answers when it can), and both fully offline (the dependencies' tarballs given too).
+// Install: `npm install --offline <artifacts tarball>` into an empty project, beside the same of a one-file
+//   package's tarball. Neither has a dependency (the artifacts' chunks bundle RE2 and CEL), so no
+//   registry is asked.
 // Cold import: a whole `node` process that imports one kind's validator (and one that also validates
 //   an object, which is when the validator is ready), against `node -e ''`.
 //
@@ -13,11 +13,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildAndPack, packDependencies, removeAll, tarballs } from '../generators/packages/pack.ts';
+import { buildAndPack, removeAll, tarballs } from '../generators/packages/pack.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const KIND = process.env.BENCH_KIND ?? 'storage.cluster.io/v1/StorageClass';
-const DEPENDENCIES = ['@bufbuild/re2', '@marcbachmann/cel-js'];
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -55,22 +54,17 @@ function timedProcess(cwd: string, args: string[]): number {
 async function main(): Promise<void> {
   console.log('building and packing @clusterspec/types and @clusterspec/artifacts ...');
   const packed = await buildAndPack(['types', 'artifacts']);
-  const deps = mkdtempSync(join(tmpdir(), 'clusterspec-bench-deps-'));
-  packDependencies(DEPENDENCIES, deps);
   const artifacts = tarballs(packed).find((t) => t.includes('artifacts'))!;
   const oneFile = oneFilePackage(packed);
   const projects: string[] = [];
 
-  const modes = [
-    { name: 'registry for dependencies (--prefer-offline)', flags: ['--prefer-offline'], extra: [] as string[] },
-    { name: 'offline, dependency tarballs given', flags: ['--offline'], extra: tarballs(deps) },
-  ];
+  const modes = [{ name: 'offline (--offline)', flags: ['--offline'] }];
   console.log(`\ninstall into an empty project, median of ${ROUNDS} (interleaved):`);
   for (const mode of modes) {
     const ours: number[] = [];
     const base: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const a = timedInstall([artifacts, ...mode.extra], mode.flags);
+      const a = timedInstall([artifacts], mode.flags);
       const b = timedInstall([oneFile], mode.flags);
       ours.push(a.ms);
       base.push(b.ms);
@@ -96,7 +90,7 @@ async function main(): Promise<void> {
     const m = median(runs[name]);
     console.log(`  ${label}: ${ms(m)}: +${ms(m - base)} above the baseline, ${(m / base).toFixed(2)}x (target: under +50 ms)`);
   }
-  removeAll(packed, deps, ...projects);
+  removeAll(packed, ...projects);
 }
 
 await main();

@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadSpec } from '../model/load.ts';
+import { bundleEntries } from './bundle.ts';
 import { compile } from './compile.ts';
 import { artifactEntries, exportedTypeNames, typeEntries, type EntryFile, type KindEntry } from './entries.ts';
 
@@ -54,7 +55,7 @@ function buildTypes(root: string, kinds: KindEntry[]): void {
   writeEntries(dist, typeEntries(kinds));
 }
 
-function buildArtifacts(root: string, kinds: KindEntry[]): void {
+async function buildArtifacts(root: string, kinds: KindEntry[]): Promise<void> {
   const dir = packageDir(root, 'artifacts');
   const dist = join(dir, 'dist');
   const assets = join(dir, 'assets');
@@ -63,26 +64,38 @@ function buildArtifacts(root: string, kinds: KindEntry[]): void {
   compile({ root, entries: [join(root, 'out/types/index.ts'), ...modulesOf(root, 'out/validators')], outDir: dist, declarations: true });
   const typeNames = exportedTypeNames(readFileSync(join(root, 'out/types/index.ts'), 'utf8'));
   writeEntries(dist, artifactEntries(kinds, typeNames));
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  if (manifest.dependencies && Object.keys(manifest.dependencies).length) throw new Error('packages/artifacts: the chunks bundle the libraries; the package declares no dependency');
+  // Checked on the compiled modules, because the bundling below reads the same list and would drop an unlisted one,
+  // and on the chunks that replace them, which a consumer's bundler reads.
+  const effects = checkSideEffects(dir);
+  await bundleEntries(dist, effects);
   for (const folder of ['openapi', 'crds', 'jsonschema', 'jsonschema-strict']) copyFolder(join(root, 'out', folder), join(assets, folder));
   checkSideEffects(dir);
 }
 
 /**
  * A module imported for its effect alone (`import './x.js'`) is dropped by bundlers when the package
- * says it has no side effects: every such module must be listed in package.json's `sideEffects`.
+ * says it has no side effects: every such module must be listed in package.json's `sideEffects`
+ * (a path, or a `*` pattern within one folder).
  */
-function checkSideEffects(dir: string): void {
+function checkSideEffects(dir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { sideEffects?: boolean | string[] };
-  const listed = new Set(Array.isArray(manifest.sideEffects) ? manifest.sideEffects : []);
+  const patterns = (Array.isArray(manifest.sideEffects) ? manifest.sideEffects : []).map(
+    (p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`),
+  );
   const dist = join(dir, 'dist');
   const missing = new Set<string>();
+  const effects = new Set<string>();
   for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))) {
     for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/^import\s*['"](\.[^'"]+)['"];?$/gm)) {
       const target = `./${relative(dir, resolve(dist, dirname(file), m[1])).split(sep).join('/')}`;
-      if (manifest.sideEffects !== true && !listed.has(target)) missing.add(target);
+      effects.add(relative(dist, resolve(dist, dirname(file), m[1])).split(sep).join('/'));
+      if (manifest.sideEffects !== true && !patterns.some((p) => p.test(target))) missing.add(target);
     }
   }
   if (missing.size) throw new Error(`packages/artifacts/package.json: add to "sideEffects" the modules imported for their effect: ${[...missing].sort().join(', ')}`);
+  return [...effects].sort();
 }
 
 function buildToolchain(root: string): void {
@@ -113,7 +126,7 @@ export async function buildPackages(root: string, names: readonly PackageName[] 
   for (const name of names) {
     const started = performance.now();
     if (name === 'types') buildTypes(root, kinds);
-    else if (name === 'artifacts') buildArtifacts(root, kinds);
+    else if (name === 'artifacts') await buildArtifacts(root, kinds);
     else if (name === 'toolchain') buildToolchain(root);
     else buildServer(root);
     timings[name] = Math.round(performance.now() - started);

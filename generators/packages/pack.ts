@@ -19,14 +19,6 @@ export async function buildAndPack(names: readonly PackageName[]): Promise<strin
   return dir;
 }
 
-/**
- * Tarballs of registry dependencies made from the repository's own node_modules, so that an install
- * needs neither the network nor registry metadata in the npm cache.
- */
-export function packDependencies(names: string[], into: string): void {
-  for (const n of names) npm(['pack', join(ROOT, 'node_modules', n), '--pack-destination', into], ROOT);
-}
-
 export const tarballs = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.tgz')).sort().map((f) => join(dir, f));
 
 /** A new empty ESM project with the tarballs installed from disk (`--offline`: a registry lookup fails the install). */

@@ -3,23 +3,20 @@
 // under three module resolutions, bundled by esbuild, checked by @arethetypeswrong/cli, and given
 // hostile input.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
-import { buildAndPack, consumerProject, packDependencies, removeAll, ROOT, tarballs } from '../../generators/packages/pack.ts';
+import { buildAndPack, consumerProject, removeAll, ROOT, tarballs } from '../../generators/packages/pack.ts';
 import { TS_CONSUMER, withoutDirectives } from './consumer-source.ts';
 
-const ARTIFACT_DEPENDENCIES = ['@bufbuild/re2', '@marcbachmann/cel-js'];
 const KIND_SUBPATH = 'storage.cluster.io/v1/StorageClass';
 const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const attw = join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
 
 let packed: string;
-let deps: string;
 let consumer: string;
 
 const run = (file: string, args: string[] = []) =>
@@ -27,21 +24,21 @@ const run = (file: string, args: string[] = []) =>
 
 beforeAll(async () => {
   packed = await buildAndPack(['types', 'artifacts']);
-  deps = mkdtempSync(join(tmpdir(), 'clusterspec-deps-'));
-  packDependencies(ARTIFACT_DEPENDENCIES, deps);
-  consumer = consumerProject([...tarballs(packed), ...tarballs(deps)]);
+  consumer = consumerProject(tarballs(packed));
 }, 110_000);
 
-afterAll(() => removeAll(packed, deps, consumer));
+afterAll(() => removeAll(packed, consumer));
 
 describe('installed from the tarballs', () => {
-  it('brings the two packages and their two pure-JavaScript dependencies, nothing with an install step', () => {
+  it('brings the two packages and nothing else (RE2 and CEL are bundled into the chunks, their licences beside them), nothing with an install step', () => {
     const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     const installed = Object.keys(lock.packages).filter((p) => p).map((p) => p.replace(/^node_modules\//, '')).sort();
-    expect(installed).toEqual(['@bufbuild/re2', '@clusterspec/artifacts', '@clusterspec/types', '@marcbachmann/cel-js']);
+    expect(installed).toEqual(['@clusterspec/artifacts', '@clusterspec/types']);
     expect(Object.values(lock.packages).filter((p) => p.hasInstallScript)).toEqual([]);
-    const artifacts = JSON.parse(readFileSync(join(consumer, 'node_modules/@clusterspec/artifacts/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(Object.keys(artifacts.dependencies).sort()).toEqual(ARTIFACT_DEPENDENCIES);
+    const artifacts = JSON.parse(readFileSync(join(consumer, 'node_modules/@clusterspec/artifacts/package.json'), 'utf8')) as { dependencies?: unknown };
+    expect(artifacts.dependencies).toBeUndefined();
+    const licences = readFileSync(join(consumer, 'node_modules/@clusterspec/artifacts/dist/THIRD-PARTY-LICENSES.txt'), 'utf8');
+    for (const name of ['@bufbuild/re2', '@marcbachmann/cel-js']) expect(licences).toContain(name);
     const types = JSON.parse(readFileSync(join(consumer, 'node_modules/@clusterspec/types/package.json'), 'utf8')) as { dependencies?: unknown };
     expect(types.dependencies).toBeUndefined();
     const typeFiles = readdirSync(join(consumer, 'node_modules/@clusterspec/types/dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
@@ -142,7 +139,7 @@ describe('bundled by esbuild', () => {
     expect(kindsInBundle(bundle)).toContain('StorageClass');
   });
 
-  it('gives the same errors bundled as installed on every PersistentVolume fixture, and keeps the CEL libraries (a module imported for its effect)', async () => {
+  it('gives the same errors bundled, installed and in the repository on every PersistentVolume fixture, and keeps the CEL libraries (a module imported for its effect)', async () => {
     const dir = join(ROOT, 'test/fixtures/objects/persistentvolume');
     const objects = readdirSync(dir).map((f) => (parse(readFileSync(join(dir, f), 'utf8')) as { object?: unknown }).object).filter((o) => o !== undefined);
     writeFileSync(join(consumer, 'pv-fixtures.json'), JSON.stringify(objects));
@@ -159,20 +156,35 @@ console.log(JSON.stringify(objects.map((o) => validate(o))));
     const bundled = JSON.parse(run('pv-bundle.mjs').stdout) as unknown[][];
     expect(installed.flat().length).toBeGreaterThan(0);
     expect(bundled).toEqual(installed);
+    // and the same as the repository's own module: the package's chunks dropped nothing (the CEL libraries among them)
+    const { validate } = await import('../../out/validators/persistentvolume.ts');
+    expect(installed).toEqual(JSON.parse(JSON.stringify(objects.map((o) => validate(o)))));
     // runtime/cel/libraries installs the platform libraries when imported; "sideEffects": false would let a bundler drop it.
     expect(readFileSync(join(consumer, 'pv-bundle.mjs'), 'utf8')).toMatch(/installLibraries\(LIBRARIES\d*\)/);
   });
 
-  // Fails today: every out/validators module reads the one definitions.json of all shapes. The standalone
-  // validators (issue 11 part 3) make this pass; then `it.fails` becomes `it`.
-  it.fails('holds no other kind: each kind module tree-shakes to its own schema', () => {
-    expect(kindsInBundle(bundle).filter((k) => k !== 'StorageClass')).toEqual([]);
+  // The detector's own check: a bundle that uses every kind (through the package root) must show every one.
+  it('the kind detector finds every kind in a bundle of the package root that uses them all', async () => {
+    writeFileSync(join(consumer, 'all-entry.mjs'), `import * as all from '@clusterspec/artifacts';\nfor (const k of Object.values(all)) k.validate({});\n`);
+    const result = await build({ entryPoints: [join(consumer, 'all-entry.mjs')], absWorkingDir: consumer, bundle: true, minify: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent' });
+    const api = join(consumer, 'node_modules/@clusterspec/artifacts/dist/api');
+    const kinds = readdirSync(api, { recursive: true, encoding: 'utf8' }).flatMap((f) => /(?:^|\/)([A-Z]\w*)\.js$/.exec(f)?.[1] ?? []).sort();
+    expect(kinds.length).toBe(15);
+    expect(kindsInBundle(result.outputFiles[0].text)).toEqual(expect.arrayContaining(kinds));
+  });
+
+  it('holds no other kind: each kind module tree-shakes to its own schema', () => {
+    expect(kindsInBundle(bundle)).toEqual(['StorageClass']);
   });
 });
 
 /**
- * The kinds whose schema is in a bundle, told by their field names: a kind counts when at least half of
- * the field names only its own schema tree has (at least 6 characters) occur in the text.
+ * The kinds whose schema is in a bundle, told by the names of the definitions (component schemas) that
+ * only that kind's schema tree reaches, the kind itself included: a kind counts when at least half of
+ * them occur as a quoted name or `$ref` target (`"CSIDriverSpec"`, `/CSIDriverSpec"`), as a kind's
+ * definitions are written in its data module. Field names cannot tell: CustomResourceDefinition's are
+ * the JSON Schema keywords every schema and the schema runtime use, and words like `object`,
+ * `resource` and `version` (WatchEvent's, StorageVersionMigration's) occur in any code.
  */
 function kindsInBundle(text: string): string[] {
   const doc = JSON.parse(readFileSync(join(ROOT, 'out/openapi/v3/all.json'), 'utf8')) as { components: { schemas: Record<string, Record<string, unknown>> } };
@@ -181,9 +193,8 @@ function kindsInBundle(text: string): string[] {
     const gvk = s['x-cluster-group-version-kind'] as { kind: string }[] | undefined;
     return gvk && !name.endsWith('List') ? [{ kind: gvk[0].kind, name }] : [];
   });
-  const fieldsOf = (root: string): Set<string> => {
-    const fields = new Set<string>();
-    const seen = new Set<string>();
+  const definitionsOf = (root: string): Set<string> => {
+    const seen = new Set<string>([root]);
     const walk = (node: unknown): void => {
       if (Array.isArray(node)) return node.forEach(walk);
       if (!node || typeof node !== 'object') return;
@@ -194,23 +205,20 @@ function kindsInBundle(text: string): string[] {
             seen.add(ref);
             walk(schemas[ref]);
           }
-        } else if (k === 'properties' && v && typeof v === 'object') {
-          for (const [field, sub] of Object.entries(v)) {
-            fields.add(field);
-            walk(sub);
-          }
         } else walk(v);
       }
     };
     walk(schemas[root]);
-    return fields;
+    return seen;
   };
-  const all = kinds.map((k) => ({ ...k, fields: fieldsOf(k.name) }));
+  // all.json names definitions by their Go package path; the data modules by the last segment.
+  const shortName = (d: string): string => d.slice(d.lastIndexOf('.') + 1);
+  const all = kinds.map((k) => ({ ...k, definitions: definitionsOf(k.name) }));
   return all
-    .filter(({ kind, fields }) => {
-      const others = new Set(all.filter((o) => o.kind !== kind).flatMap((o) => [...o.fields]));
-      const own = [...fields].filter((f) => f.length >= 6 && !others.has(f));
-      return own.length > 0 && own.filter((f) => text.includes(f)).length * 2 >= own.length;
+    .filter(({ kind, definitions }) => {
+      const others = new Set(all.filter((o) => o.kind !== kind).flatMap((o) => [...o.definitions]));
+      const own = [...definitions].filter((d) => !others.has(d)).map(shortName);
+      return own.length > 0 && own.filter((d) => new RegExp(`["/]${d}"`).test(text)).length * 2 >= own.length;
     })
     .map((k) => k.kind)
     .sort();
