@@ -22,3 +22,11 @@ export function processCpuUs(pid: number | undefined): number | undefined {
 export function mainThreadCpuUs(pid: number | undefined): number | undefined {
   return pid === undefined ? undefined : statCpuUs(`/proc/${pid}/task/${pid}/stat`);
 }
+
+/** utime + stime of this process's waited-for children (cutime + cstime), in µs; undefined without /proc. */
+export function waitedChildrenCpuUs(): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * CLOCK_TICK_US;
+}
