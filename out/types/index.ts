@@ -2401,7 +2401,7 @@ export interface CSINodeDriver {
    */
   name: string;
   /**
-   * The node's ID as the driver sees it; lets the platform refer to a node by the storage system's own name. At most 192 characters (256 when the stored object already holds a longer ID).
+   * The node's ID as the driver sees it; lets the platform refer to a node by the storage system's own name. At most 256 characters.
    */
   nodeID: string;
   /**

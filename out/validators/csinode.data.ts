@@ -73,14 +73,15 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "dns1123Subdomain",
+       "lowercase": true,
        "source": "upstream"
       }
      ]
     },
     "nodeID": {
      "type": "string",
-     "maxLength": 192,
-     "description": "The node's ID as the driver sees it; lets the platform refer to a node by the storage system's own name. At most 192 characters (256 when the stored object already holds a longer ID).",
+     "maxLength": 256,
+     "description": "The node's ID as the driver sees it; lets the platform refer to a node by the storage system's own name. At most 256 characters.",
      "x-cluster-source": "doc2 2.2",
      "x-cluster-rules": [
       {
@@ -374,6 +375,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "dns1123Subdomain",
+    "lowercase": true,
     "source": "upstream"
    },
    "site": {

@@ -497,7 +497,7 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                 c.kinds[d + 3] = 0;
                                 if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 4), y78, 'string');
                                 else {
-                                  if (y78.length > 192 && H.runeCount(y78) > 192) H.maxLen(c, c.pathAt(d + 4), 192);
+                                  if (y78.length > 256 && H.runeCount(y78) > 256) H.maxLen(c, c.pathAt(d + 4), 256);
                                   c.len = d + 4;
                                   r2(y78, ov79, c);
                                 }

@@ -548,12 +548,12 @@ export const data = JSON.parse(String.raw`{
    ],
    "x-cluster-validations": [
     {
-     "rule": "!has(self.dataSource) || (has(self.dataSource.apiGroup) && self.dataSource.apiGroup != '') || self.dataSource.kind == 'PersistentVolumeClaim'",
+     "rule": "!has(self.dataSource) || (has(self.dataSource.apiGroup) && self.dataSource.apiGroup != '') || (has(self.dataSource.kind) && self.dataSource.kind == 'PersistentVolumeClaim')",
      "message": "must be 'PersistentVolumeClaim' when referencing the default apiGroup",
      "fieldPath": ".dataSource"
     },
     {
-     "rule": "!has(self.dataSourceRef) || (has(self.dataSourceRef.apiGroup) && self.dataSourceRef.apiGroup != '') || self.dataSourceRef.kind == 'PersistentVolumeClaim'",
+     "rule": "!has(self.dataSourceRef) || (has(self.dataSourceRef.apiGroup) && self.dataSourceRef.apiGroup != '') || (has(self.dataSourceRef.kind) && self.dataSourceRef.kind == 'PersistentVolumeClaim')",
      "message": "must be 'PersistentVolumeClaim' when referencing the default apiGroup",
      "fieldPath": ".dataSourceRef"
     },

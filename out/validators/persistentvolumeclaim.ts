@@ -1156,7 +1156,11 @@ export const compiledCel: readonly CompiledCelFast[] = [
           A.B(A.has(A.sel(s, 'dataSource'), 'apiGroup')) &&
             A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup')) !== A.S('')),
         ),
-    ) || A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'kind')) === A.S('PersistentVolumeClaim')),
+    ) ||
+    A.B(
+      A.B(A.has(A.sel(s, 'dataSource'), 'kind')) &&
+        A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'kind')) === A.S('PersistentVolumeClaim')),
+    ),
   (s: any, o: any): boolean =>
     A.B(
       A.B(!A.B(A.has(s, 'dataSourceRef'))) ||
@@ -1164,7 +1168,11 @@ export const compiledCel: readonly CompiledCelFast[] = [
           A.B(A.has(A.sel(s, 'dataSourceRef'), 'apiGroup')) &&
             A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup')) !== A.S('')),
         ),
-    ) || A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'kind')) === A.S('PersistentVolumeClaim')),
+    ) ||
+    A.B(
+      A.B(A.has(A.sel(s, 'dataSourceRef'), 'kind')) &&
+        A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'kind')) === A.S('PersistentVolumeClaim')),
+    ),
   (s: any, o: any): boolean =>
     A.B(
       A.B(A.B(!A.B(A.has(s, 'dataSource'))) || A.B(!A.B(A.has(A.sel(s, 'dataSource'), 'apiGroup')))) ||

@@ -223,7 +223,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "note",
        "audience": "implementers",
-       "text": "Two terms with the same key-to-values map are rejected: \u0060allowedTopologies[i].matchLabelExpressions: Duplicate value: \"\"\u0060; the uniqueBy rule catches identical terms (same expressions in the same order) and shows the expressions as the value, while upstream compares the terms as maps of key to value sets. Inside a term, each key is a label key and may appear once (\u0060Duplicate value: \"<key>\"\u0060 at matchLabelExpressions[j].key).",
+       "text": "Two terms with the same key-to-values map are rejected: \u0060allowedTopologies[i].matchLabelExpressions: Duplicate value: \"\"\u0060; the uniqueBy rule catches identical terms (same expressions in the same order) and shows the expressions as the value, while upstream compares the terms as maps of key to value sets. Upstream also rejects a value repeated within one expression (\u0060Duplicate value: \"<v>\"\u0060 at matchLabelExpressions[j].values[k]).",
        "enforcedBy": "strategy",
        "source": "upstream"
       }
@@ -281,6 +281,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "qualifiedName",
+       "lowercase": true,
        "source": "conventions 9.3"
       },
       {
@@ -346,7 +347,14 @@ export const data = JSON.parse(String.raw`{
    "properties": {
     "key": {
      "type": "string",
-     "description": "The label key that the selector applies to."
+     "description": "The label key that the selector applies to.",
+     "x-cluster-rules": [
+      {
+       "rule": "syntax",
+       "syntax": "labelKey",
+       "source": "upstream"
+      }
+     ]
     },
     "values": {
      "type": "array",
@@ -377,12 +385,30 @@ export const data = JSON.parse(String.raw`{
       "$ref": "#/components/schemas/TopologySelectorLabelRequirement"
      },
      "description": "A list of topology selector requirements by labels.",
-     "x-cluster-list-type": "atomic"
+     "x-cluster-list-type": "atomic",
+     "x-cluster-rules": [
+      {
+       "rule": "uniqueBy",
+       "key": "key",
+       "source": "upstream"
+      }
+     ]
     }
    }
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelKey",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/TopologySelectorLabelRequirement/properties/key"
+   }
+  },
   {
    "t": "rule",
    "spec": {
@@ -392,6 +418,17 @@ export const data = JSON.parse(String.raw`{
    },
    "site": {
     "ptr": "/components/schemas/TopologySelectorLabelRequirement/properties/values"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "uniqueBy",
+    "key": "key",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/TopologySelectorTerm/properties/matchLabelExpressions"
    }
   },
   {
@@ -445,6 +482,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "qualifiedName",
+    "lowercase": true,
     "source": "conventions 9.3"
    },
    "site": {

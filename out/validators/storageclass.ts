@@ -43,6 +43,8 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r8 = R[8];
   const r9 = R[9];
   const r10 = R[10];
+  const r11 = R[11];
+  const r12 = R[12];
   const sf10 = H.stringFormat('date-time')!;
   const k11 = 'date-time';
   const nf13 = H.numberFormat('int64')!;
@@ -54,9 +56,9 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const sf39 = H.stringFormat('date-time')!;
   const k40 = 'date-time';
   const k53 = ['uid'];
-  const ok86 = H.fastSyntax['qualifiedName']!;
-  const k89 = ': supported values: "Delete", "Recycle", "Retain"';
-  const k92 = ': supported values: "Immediate", "WaitForFirstConsumer"';
+  const ok87 = H.fastSyntax['qualifiedName']!;
+  const k90 = ': supported values: "Delete", "Recycle", "Retain"';
+  const k93 = ': supported values: "Immediate", "WaitForFirstConsumer"';
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
     // StorageClass
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -69,27 +71,27 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y2: any = x[k1];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'apiVersion'), y2, 'string');
             } else if (k1 === 'parameters') {
-              const y79: any = x[k1];
-              const ov80: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y80: any = x[k1];
+              const ov81: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'parameters';
               c.kinds[d] = 0;
-              if (!(typeof y79 === 'object' && y79 !== null && !Array.isArray(y79)))
-                H.typeErr(c, c.pathAt(d + 1), y79, 'object');
+              if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
+                H.typeErr(c, c.pathAt(d + 1), y80, 'object');
               else {
-                let n81 = 0;
-                for (const k82 in y79) {
-                  n81++;
-                  const y83: any = y79[k82];
-                  if (!(typeof y83 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k82), y83, 'string');
+                let n82 = 0;
+                for (const k83 in y80) {
+                  n82++;
+                  const y84: any = y80[k83];
+                  if (!(typeof y84 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k83), y84, 'string');
                 }
-                if (n81 > 512) H.tooMany(c, c.pathAt(d + 1), n81, 512);
+                if (n82 > 512) H.tooMany(c, c.pathAt(d + 1), n82, 512);
                 c.len = d + 1;
-                r2(y79, ov80, c);
+                r4(y80, ov81, c);
                 c.len = d + 1;
-                r3(y79, ov80, c);
+                r5(y80, ov81, c);
                 if (c.update) {
                   c.len = d + 1;
-                  r4(y79, ov80, c);
+                  r6(y80, ov81, c);
                 }
               }
             }
@@ -549,25 +551,32 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                   switch (k69) {
                                     case 'key': {
                                       const y70: any = y67[k69];
-                                      if (!(typeof y70 === 'string'))
-                                        H.typeErr(c, H.pj(c.pathAt(d + 4), 'key'), y70, 'string');
+                                      const ov71: any =
+                                        oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                      c.segs[d + 4] = 'key';
+                                      c.kinds[d + 4] = 0;
+                                      if (!(typeof y70 === 'string')) H.typeErr(c, c.pathAt(d + 5), y70, 'string');
+                                      else {
+                                        c.len = d + 5;
+                                        r0(y70, ov71, c);
+                                      }
                                       break;
                                     }
                                     case 'values': {
-                                      const y71: any = y67[k69];
-                                      const ov72: any =
+                                      const y72: any = y67[k69];
+                                      const ov73: any =
                                         oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
                                       c.segs[d + 4] = 'values';
                                       c.kinds[d + 4] = 0;
-                                      if (!Array.isArray(y71)) H.typeErr(c, c.pathAt(d + 5), y71, 'array');
+                                      if (!Array.isArray(y72)) H.typeErr(c, c.pathAt(d + 5), y72, 'array');
                                       else {
-                                        for (let i73 = 0; i73 < y71.length; i73++) {
-                                          const y74: any = y71[i73];
-                                          if (!(typeof y74 === 'string'))
-                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i73), y74, 'string');
+                                        for (let i74 = 0; i74 < y72.length; i74++) {
+                                          const y75: any = y72[i74];
+                                          if (!(typeof y75 === 'string'))
+                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i74), y75, 'string');
                                         }
                                         c.len = d + 5;
-                                        r0(y71, ov72, c);
+                                        r1(y72, ov73, c);
                                       }
                                       break;
                                     }
@@ -577,12 +586,14 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                 if (!hop.call(y67, 'values')) {
                                   c.segs[d + 4] = 'values';
                                   c.kinds[d + 4] = 0;
-                                  const ov75: any = undefined;
+                                  const ov76: any = undefined;
                                   c.len = d + 5;
-                                  r0(undefined, ov75, c);
+                                  r1(undefined, ov76, c);
                                 }
                               }
                             }
+                            c.len = d + 3;
+                            r2(y64, ov65, c);
                           }
                           break;
                         }
@@ -591,71 +602,71 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                   }
                 }
                 c.len = d + 1;
-                r1(y58, ov59, c);
+                r3(y58, ov59, c);
               }
             } else if (k1 === 'volumeBindingMode') {
-              const y90: any = x[k1];
-              const ov91: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y91: any = x[k1];
+              const ov92: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'volumeBindingMode';
               c.kinds[d] = 0;
-              if (!(typeof y90 === 'string')) H.typeErr(c, c.pathAt(d + 1), y90, 'string');
+              if (!(typeof y91 === 'string')) H.typeErr(c, c.pathAt(d + 1), y91, 'string');
               else {
-                if (!(y90 === 'Immediate' || y90 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y90, k92);
+                if (!(y91 === 'Immediate' || y91 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y91, k93);
                 if (c.update) {
                   c.len = d + 1;
-                  r9(y90, ov91, c);
+                  r11(y91, ov92, c);
                 }
               }
             }
             break;
           case 12:
             if (k1 === 'mountOptions') {
-              const y76: any = x[k1];
-              if (!Array.isArray(y76)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y76, 'array');
+              const y77: any = x[k1];
+              if (!Array.isArray(y77)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y77, 'array');
               else {
-                for (let i77 = 0; i77 < y76.length; i77++) {
-                  const y78: any = y76[i77];
-                  if (!(typeof y78 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i77), y78, 'string');
+                for (let i78 = 0; i78 < y77.length; i78++) {
+                  const y79: any = y77[i78];
+                  if (!(typeof y79 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i78), y79, 'string');
                 }
               }
             }
             break;
           case 11:
             if (k1 === 'provisioner') {
-              const y84: any = x[k1];
-              const ov85: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y85: any = x[k1];
+              const ov86: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'provisioner';
               c.kinds[d] = 0;
-              if (!(typeof y84 === 'string')) H.typeErr(c, c.pathAt(d + 1), y84, 'string');
+              if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 1), y85, 'string');
               else {
-                if (typeof y84 !== 'string' || !ok86(y84)) {
+                if (typeof y85 !== 'string' || !ok87(y85)) {
                   c.len = d + 1;
-                  r5(y84, ov85, c);
+                  r7(y85, ov86, c);
                 }
                 if (c.update) {
                   c.len = d + 1;
-                  r6(y84, ov85, c);
+                  r8(y85, ov86, c);
                 }
               }
             }
             break;
           case 13:
             if (k1 === 'reclaimPolicy') {
-              const y87: any = x[k1];
-              const ov88: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y88: any = x[k1];
+              const ov89: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'reclaimPolicy';
               c.kinds[d] = 0;
-              if (!(typeof y87 === 'string')) H.typeErr(c, c.pathAt(d + 1), y87, 'string');
+              if (!(typeof y88 === 'string')) H.typeErr(c, c.pathAt(d + 1), y88, 'string');
               else {
-                if (!(y87 === 'Delete' || y87 === 'Recycle' || y87 === 'Retain'))
-                  H.enumErr(c, c.pathAt(d + 1), y87, k89);
+                if (!(y88 === 'Delete' || y88 === 'Recycle' || y88 === 'Retain'))
+                  H.enumErr(c, c.pathAt(d + 1), y88, k90);
                 if (c.update) {
                   c.len = d + 1;
-                  r7(y87, ov88, c);
+                  r9(y88, ov89, c);
                 }
                 c.len = d + 1;
-                r8(y87, ov88, c);
+                r10(y88, ov89, c);
               }
             }
             break;
@@ -665,39 +676,39 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'parameters')) {
         c.segs[d] = 'parameters';
         c.kinds[d] = 0;
-        const ov93: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
-        if (c.update) {
-          c.len = d + 1;
-          r4(undefined, ov93, c);
-        }
-      }
-      if (!hop.call(x, 'provisioner')) {
-        c.segs[d] = 'provisioner';
-        c.kinds[d] = 0;
-        const ov94: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
+        const ov94: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
         if (c.update) {
           c.len = d + 1;
           r6(undefined, ov94, c);
         }
       }
+      if (!hop.call(x, 'provisioner')) {
+        c.segs[d] = 'provisioner';
+        c.kinds[d] = 0;
+        const ov95: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
+        if (c.update) {
+          c.len = d + 1;
+          r8(undefined, ov95, c);
+        }
+      }
       if (!hop.call(x, 'reclaimPolicy')) {
         c.segs[d] = 'reclaimPolicy';
         c.kinds[d] = 0;
-        const ov95: any =
+        const ov96: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'reclaimPolicy') ? o['reclaimPolicy'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r7(undefined, ov95, c);
+          r9(undefined, ov96, c);
         }
       }
       if (!hop.call(x, 'volumeBindingMode')) {
         c.segs[d] = 'volumeBindingMode';
         c.kinds[d] = 0;
-        const ov96: any =
+        const ov97: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'volumeBindingMode') ? o['volumeBindingMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r9(undefined, ov96, c);
+          r11(undefined, ov97, c);
         }
       }
     }
@@ -705,7 +716,7 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   function f50(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r10(x, o, c);
+    r12(x, o, c);
   }
   return f50;
 }

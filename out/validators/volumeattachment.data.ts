@@ -1898,6 +1898,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "dns1123Subdomain",
+       "lowercase": true,
        "source": "upstream"
       }
      ]
@@ -2110,6 +2111,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "dns1123Subdomain",
+    "lowercase": true,
     "source": "upstream"
    },
    "site": {

@@ -215,6 +215,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "qualifiedName",
+       "lowercase": true,
        "source": "upstream"
       },
       {
@@ -273,6 +274,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "qualifiedName",
+    "lowercase": true,
     "source": "upstream"
    },
    "site": {

@@ -184,9 +184,9 @@ export function validateOwnerReferences(v: unknown, path: string, out: FieldErro
     const kind = str(r.kind);
     const gv = parseGroupVersion(apiVersion) ?? ['', ''];
     if (!gv[1]) out.push(fieldErr.invalid(childPath(path, 'apiVersion'), apiVersion, 'version must not be empty'));
-    if (!kind) out.push(fieldErr.invalid(childPath(path, 'kind'), kind, 'must not be empty'));
-    if (!str(r.name)) out.push(fieldErr.invalid(childPath(path, 'name'), str(r.name), 'must not be empty'));
-    if (!str(r.uid)) out.push(fieldErr.invalid(childPath(path, 'uid'), str(r.uid), 'must not be empty'));
+    if (!kind) out.push(fieldErr.invalid(childPath(path, 'kind'), kind, 'kind must not be empty'));
+    if (!str(r.name)) out.push(fieldErr.invalid(childPath(path, 'name'), str(r.name), 'name must not be empty'));
+    if (!str(r.uid)) out.push(fieldErr.invalid(childPath(path, 'uid'), str(r.uid), 'uid must not be empty'));
     if (gv[0] === '' && gv[1] === 'v1' && kind === 'Event') {
       out.push(fieldErr.invalid(path, ref, `/v1, Kind=Event is disallowed from being an owner`));
     }

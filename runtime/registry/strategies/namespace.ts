@@ -6,6 +6,8 @@
 // `cluster.io/metadata.name` to the name (upstream's kubernetes.io/metadata.name), overriding it.
 
 import { ApiError } from '../../errors/api-error.ts';
+import { fieldErr } from '../../schema/errors.ts';
+import type { FieldError } from '../../schema/types.ts';
 import { deepClone, meta, nowTimestamp, isObj, type Obj } from '../object.ts';
 import type { Strategy, StrategyContext } from '../strategy.ts';
 import type { DeleteOptions, DeleteResult } from '../store.ts';
@@ -21,6 +23,22 @@ function setNameLabel(obj: Obj): void {
   const labels = isObj(m.labels) ? m.labels : {};
   labels[NAMESPACE_NAME_LABEL] = m.name as string;
   m.labels = labels;
+}
+
+/**
+ * Upstream's ValidateNamespaceStatusUpdate: status.phase is Active without a deletionTimestamp and
+ * Terminating with one (reported at upstream's path status.Phase). Updates of the main resource
+ * keep the stored status, so the check bites only when the phase changes, i.e. on /status.
+ */
+function statusPhaseErrors(obj: Obj, old: Obj): FieldError[] {
+  const phase = isObj(obj.status) ? obj.status.phase : undefined;
+  const oldPhase = isObj(old.status) ? old.status.phase : undefined;
+  if (phase === oldPhase) return [];
+  const deleting = Boolean(meta(obj).deletionTimestamp);
+  const want = deleting ? 'Terminating' : 'Active';
+  if (phase === want) return [];
+  const message = deleting ? "may only be 'Terminating' if `deletionTimestamp` is not empty" : "may only be 'Active' if `deletionTimestamp` is empty";
+  return [fieldErr.invalid('status.Phase', typeof phase === 'string' ? phase : '', message)];
 }
 
 /** How often and how long the server retries removing a namespace whose contents are still going away. */
@@ -88,6 +106,9 @@ export const namespaceStrategy: Strategy = {
   },
   prepareForStatusUpdate(obj) {
     setNameLabel(obj);
+  },
+  validateUpdate(obj, old) {
+    return statusPhaseErrors(obj, old);
   },
   async delete(ctx: StrategyContext, current: Obj, options: DeleteOptions): Promise<DeleteResult> {
     const m = meta(current);

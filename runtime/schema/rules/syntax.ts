@@ -11,6 +11,7 @@ export const syntax: RuleKind = {
     const t = env.resolve(node).type;
     if (t !== undefined && t !== 'string') return `syntax applies to strings, not ${t}`;
     if (p.allowEmpty !== undefined && typeof p.allowEmpty !== 'boolean') return '`allowEmpty` must be true or false';
+    if (p.lowercase !== undefined && typeof p.lowercase !== 'boolean') return '`lowercase` must be true or false';
     return null;
   },
   compile(p) {
@@ -33,10 +34,12 @@ export const syntax: RuleKind = {
     }
     // allowEmpty: upstream skips the check for "" (e.g. storageClassName "" means no class).
     const allowEmpty = p.allowEmpty === true;
+    // lowercase: upstream checks some names lowercased (CSI driver names, provisioners) and reports the value as given.
+    const lowercase = p.lowercase === true;
     return {
       check(v, _old, ctx) {
         if (typeof v !== 'string' || (allowEmpty && v === '')) return;
-        const problems = check(v);
+        const problems = check(lowercase ? v.toLowerCase() : v);
         if (problems.length === 0) return;
         const path = ctx.path();
         if (message) ctx.add(fieldErr.invalid(path, v, message));
@@ -46,7 +49,7 @@ export const syntax: RuleKind = {
   },
   toCel(p) {
     if (!isSyntaxName(p.syntax)) return { rule: null, reason: 'unknown syntax' };
-    const expr = syntaxCel(p.syntax, 'self');
+    const expr = syntaxCel(p.syntax, p.lowercase === true ? 'self.lowerAscii()' : 'self');
     if (!expr) return { rule: null, reason: `CEL cannot express the ${p.syntax} syntax` };
     const rule = p.allowEmpty === true ? `self == '' || (${expr})` : expr;
     return { rule: { rule, message: stringParam(p, 'message') ?? syntaxMessage(p.syntax) } };
