@@ -10,6 +10,8 @@ import type { Shape } from './schema-types.ts';
 export const PER_CALL_COST_LIMIT = 1_000_000;
 /** Upstream's limit on one rule's estimated cost times how often it can run (StaticEstimatedCostLimit). */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+/** Upstream's runtime budget of all CEL rules evaluated while validating one custom resource (RuntimeCELCostBudget). */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 /** Upstream's limit on the summed estimated cost of all rules of one CRD (StaticEstimatedCRDCostLimit). */
 export const PER_CRD_COST_LIMIT = 100_000_000;
 /** Maximum request size the estimate assumes when the schema gives no bound (3 MiB). */

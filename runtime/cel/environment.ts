@@ -106,10 +106,11 @@ export class CompiledExpression {
 
   /**
    * Evaluates with the given variables. `costLimit` bounds the work (node evaluations plus
-   * size-proportional library costs); exceeding it throws CelCostLimitError.
+   * size-proportional library costs); exceeding it throws CelCostLimitError. `spent.cost` receives
+   * the units used.
    */
-  evaluate(vars: Record<string, unknown>, costLimit = Number.POSITIVE_INFINITY): unknown {
-    return evaluateWithBudget<unknown>(costLimit, () => this.parsed(vars));
+  evaluate(vars: Record<string, unknown>, costLimit = Number.POSITIVE_INFINITY, spent?: { cost: number }): unknown {
+    return evaluateWithBudget<unknown>(costLimit, () => this.parsed(vars), spent);
   }
 
   /** The checked AST in a neutral shape (for the static cost estimator). */

@@ -9,7 +9,7 @@ import './libraries.ts';
 
 export { createCelRuleEngine, defaultIsResource, RUNTIME_COST_ERROR, validateFieldPath } from './rules.ts';
 export type { CelRuleEngineOptions, CompiledValidationRule } from './rules.ts';
-export { estimateCost, PER_CALL_COST_LIMIT, STATIC_ESTIMATED_COST_LIMIT, PER_CRD_COST_LIMIT, MAX_REQUEST_SIZE_BYTES } from './cost.ts';
+export { estimateCost, PER_CALL_COST_LIMIT, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, PER_CRD_COST_LIMIT, MAX_REQUEST_SIZE_BYTES } from './cost.ts';
 export { escapePropertyName, unescapePropertyName, jsonToDyn } from './schema-types.ts';
 export { CelCostLimitError, CelEnvironment, celEquals } from './engine.ts';
 export type { CelTypeDecl, CompiledExpression } from './engine.ts';

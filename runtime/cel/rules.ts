@@ -2,6 +2,7 @@
 
 import {
   CelCompileError,
+  type CelRuleCost,
   type CelRuleEngine,
   type CelRuleResult,
   type CompiledCelRule,
@@ -159,7 +160,7 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
         rule,
         estimatedCost,
         isTransitionRule: usesOldSelf,
-        evaluate(self: unknown, oldSelf: unknown): CelRuleResult {
+        evaluate(self: unknown, oldSelf: unknown, spent?: CelRuleCost): CelRuleResult {
           if (usesOldSelf && !optionalOld && oldSelf === undefined) return { ok: true };
           const vars: Record<string, unknown> = { self: toCel(self, root) };
           if (usesOldSelf || optionalOld) {
@@ -167,22 +168,27 @@ export function createCelRuleEngine(options: CelRuleEngineOptions = {}): CelRule
             vars.oldSelf = optionalOld ? (old === undefined || old === null ? Optional.none() : Optional.of(old)) : old;
           }
           let result: unknown;
+          const ruleSpent = { cost: 0 };
           try {
-            result = compiled.evaluate(vars, perCallLimit);
+            result = compiled.evaluate(vars, perCallLimit, ruleSpent);
           } catch (e) {
+            if (spent) Object.assign(spent, { cost: ruleSpent.cost, perCallLimitExceeded: e instanceof CelCostLimitError });
             if (e instanceof CelCostLimitError) return { ok: false, error: RUNTIME_COST_ERROR };
             return { ok: false, error: errorText(e) };
           }
+          if (spent) spent.cost = ruleSpent.cost;
           if (result === true) return { ok: true };
           if (result !== false) return { ok: false, error: `rule did not evaluate to a bool: ${String(result)}` };
           let message = staticMessage;
           if (msgExpr) {
+            const msgSpent = { cost: 0 };
             try {
-              const m = msgExpr.evaluate(vars, perCallLimit);
+              const m = msgExpr.evaluate(vars, perCallLimit, msgSpent);
               if (typeof m === 'string' && m.trim() !== '' && !/[\r\n]/.test(m)) message = m;
             } catch {
               // falls back to message (upstream logs the error)
             }
+            if (spent) spent.messageCost = msgSpent.cost;
           }
           const out: CelRuleResult = { ok: false, message, reason };
           if (rule.fieldPath !== undefined) out.fieldPath = rule.fieldPath;

@@ -34,8 +34,12 @@ export function traversalCost(size: number): number {
   return Math.ceil(size * 0.1);
 }
 
-/** Runs one evaluation under a fresh budget of `limit` units; the budget of an enclosing evaluation is restored after. */
-export function evaluateWithBudget<T>(limit: number, run: () => T): T {
+/**
+ * Runs one evaluation under a fresh budget of `limit` units; the budget of an enclosing evaluation is
+ * restored after. `spent.cost` receives the units the evaluation used (cel-go's ActualCost), also
+ * when it throws, so that a caller can charge them to a budget spanning many evaluations.
+ */
+export function evaluateWithBudget<T>(limit: number, run: () => T, spent?: { cost: number }): T {
   const outer = currentBudget;
   const budget: Budget = { used: 0, limit };
   currentBudget = budget;
@@ -48,5 +52,6 @@ export function evaluateWithBudget<T>(limit: number, run: () => T): T {
     throw e;
   } finally {
     currentBudget = outer;
+    if (spent) spent.cost = budget.used;
   }
 }

@@ -5,6 +5,7 @@ import type { ResourceDescriptor } from '../http/route-types.ts';
 import { compileSchema } from '../schema/compile.ts';
 import type { CompiledValidator, FieldError, ResourceContext, Schema } from '../schema/types.ts';
 import { crdRuleEngine, markResourceRoot } from './cel-engine.ts';
+import { RUNTIME_CEL_COST_BUDGET } from '../cel/index.ts';
 import { parseSimplePath, readPath, writePath, type PathSegment } from './paths.ts';
 import type { CRDColumn, CRDVersion, CustomResourceDefinition } from './types.ts';
 import { deprecationWarning, findVersion, parseKubeVersion, storageVersion } from './versions.ts';
@@ -195,7 +196,7 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
 
   const schema: Schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-cluster-preserve-unknown-fields': true }) as Schema;
   markResourceRoot(schema);
-  const compiled: CompiledValidator = compileSchema(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type' });
+  const compiled: CompiledValidator = compileSchema(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type', celCostBudget: RUNTIME_CEL_COST_BUDGET });
   const preserveAll = crd.spec.preserveUnknownFields === true;
 
   const selectableFields: SelectableField[] = (version.selectableFields ?? []).slice(0, 8).map((f) => {

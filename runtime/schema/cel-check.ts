@@ -2,7 +2,8 @@
 // schema when the tree is built, evaluated in order at validation; errors as upstream reports them
 // (the rule's fieldPath, reason and message; for CRDs the schema type as the value, for the built-in
 // types the value itself).
-import type { CelRuleEngine, CompiledCelRule, FieldErrorReason, Schema } from './types.ts';
+import type { CelRuleCost, CelRuleEngine, CompiledCelRule, FieldErrorReason, Schema } from './types.ts';
+import type { ValidationContext } from './context.ts';
 import { CelCompileError } from './types.ts';
 import { fieldErr, NIL_COLLECTION } from './errors.ts';
 import { hasOwn, isObject } from './rules/util.ts';
@@ -51,30 +52,65 @@ export function compileCelCheck(s: Schema, ptr: string, env: CelCheckEnv): Check
     });
   });
   const n = compiled.length;
+  const spent: CelRuleCost = { cost: 0 };
   return (v, old, ctx) => {
+    // A finite budget (custom resources) is charged each evaluation's actual cost, as upstream's
+    // RuntimeCELCostBudget; once it ran out no further rule of the object runs.
+    const budgeted = ctx.celBudget !== Number.POSITIVE_INFINITY;
+    if (budgeted && ctx.celBudget <= 0) {
+      if (ctx.celBudget === 0) outOfBudget(ctx, ctx.path(), typeValue, RUNTIME_BUDGET_ERROR);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const c = compiled[i];
       if (c.rule.isTransitionRule && !c.optionalOld && (!ctx.update || old === undefined)) continue;
-      const f = fast[i];
+      const f = budgeted ? undefined : fast[i];
       if (f && fastTrue(f, v, old)) {
         if (verifyFast && !c.rule.evaluate(v, old).ok) throw new Error(`compiled CEL rule ${JSON.stringify(c.text)} answered true where the interpreter does not`);
         continue;
       }
-      const res = c.rule.evaluate(v, old);
+      spent.cost = 0;
+      spent.messageCost = undefined;
+      spent.perCallLimitExceeded = false;
+      const res = c.rule.evaluate(v, old, budgeted ? spent : undefined);
+      if (budgeted) {
+        if (spent.cost > ctx.celBudget) return outOfBudget(ctx, ctx.path(), typeValue, RUNTIME_BUDGET_ERROR);
+        ctx.celBudget -= spent.cost;
+      }
       if (res.ok) continue;
       let field = ctx.path();
       if ('error' in res) {
+        // upstream words a rule past its per-call limit so, and runs no further rule
+        if (budgeted && spent.perCallLimitExceeded) return outOfBudget(ctx, field, typeValue, perCallError(c.message?.trim() || c.text));
         ctx.add(fieldErr.invalid(field, celErrorValue === 'value' ? v : typeValue, res.error));
         continue;
       }
       const fp = res.fieldPath ? parseFieldPath(res.fieldPath, ptr) : c.fieldPath;
       if (fp) for (const seg of fp) field = field === '' ? seg : seg.startsWith('[') ? field + seg : `${field}.${seg}`;
+      if (budgeted && spent.messageCost !== undefined) {
+        if (spent.messageCost > ctx.celBudget) return outOfBudget(ctx, field, typeValue, MESSAGE_BUDGET_ERROR);
+        ctx.celBudget -= spent.messageCost;
+      }
       const reason: FieldErrorReason = res.reason ?? (c.reason as FieldErrorReason | undefined) ?? 'FieldValueInvalid';
       const message = res.message || (c.message === '' ? '' : c.message || `failed rule: ${c.text}`);
       const shown = celErrorValue === 'value' ? goValueAt(v, fp, scope, resolve) : typeValue;
       ctx.add(fieldErr.ofReason(field, knownReason(reason), shown, message));
     }
   };
+}
+
+/** Upstream's errors when the per-object budget runs out during a rule or its messageExpression. */
+const RUNTIME_BUDGET_ERROR = 'validation failed due to running out of cost budget, no further validation rules will be run';
+const MESSAGE_BUDGET_ERROR = 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run';
+
+/** Upstream's error for a rule past the per-call limit (cel-go's cancellation, then the rule's message or text). */
+const perCallError = (rule: string): string =>
+  `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule}`;
+
+/** Reports the budget's end (Invalid, the schema type as the value, as upstream) and stops every further rule. */
+function outOfBudget(ctx: ValidationContext, field: string, typeValue: string, message: string): void {
+  ctx.add(fieldErr.invalid(field, typeValue, message));
+  ctx.celBudget = -1;
 }
 
 /** Whether a compiled rule answers true (anything else, BAIL included, leaves it to the interpreter). */

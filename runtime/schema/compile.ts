@@ -38,14 +38,17 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
   for (const n of tree.nodes) slots[n.id].validate = nodeValidator(n, tree, slots);
   const root = slots[tree.root.id];
   const gates = options.featureGates ?? {};
+  const celBudget = options.celCostBudget ?? Number.POSITIVE_INFINITY;
   return {
     validate(obj: unknown): FieldError[] {
       const ctx = new ValidationContext(false, gates);
+      ctx.celBudget = celBudget;
       root.validate(obj, undefined, ctx);
       return ctx.errors;
     },
     validateUpdate(obj: unknown, old: unknown): FieldError[] {
       const ctx = new ValidationContext(true, gates);
+      ctx.celBudget = celBudget;
       root.validate(obj, old, ctx);
       return ctx.errors;
     },

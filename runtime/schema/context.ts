@@ -11,6 +11,11 @@ export class ValidationContext {
   errors: FieldError[] = [];
   /** The current depth (the number of current segments). */
   len = 0;
+  /**
+   * What remains of the CEL cost budget of this validation (CRDs: upstream's RuntimeCELCostBudget);
+   * negative once it ran out (no further rule runs); infinite where there is none (built-in kinds).
+   */
+  celBudget = Number.POSITIVE_INFINITY;
   constructor(
     /** True in validateUpdate. */
     public update: boolean,

@@ -115,6 +115,11 @@ export interface CompileOptions {
   /** Evaluates x-cluster-validations; without it a schema with CEL rules fails to compile. */
   cel?: CelRuleEngine;
   /**
+   * The runtime cost budget of all CEL rules of one validation (upstream's RuntimeCELCostBudget for
+   * custom resources); default none, as for the built-in kinds' own validation.
+   */
+  celCostBudget?: number;
+  /**
    * What a failed CEL rule shows as its value: `type` (the schema type, as upstream reports CRD rules)
    * or `value` (the value itself, as upstream's hand-written validation of built-in types does).
    */
@@ -141,14 +146,24 @@ export interface CelRuleEngine {
 export interface CompiledCelRule {
   /** The rule reads oldSelf: a transition rule, run only on update unless optionalOldSelf. */
   readonly isTransitionRule: boolean;
-  /** Runs the rule; `oldSelf` is undefined when there is no old value. */
-  evaluate(self: unknown, oldSelf: unknown): CelRuleResult;
+  /** Runs the rule; `oldSelf` is undefined when there is no old value; `spent`, when given, receives its cost. */
+  evaluate(self: unknown, oldSelf: unknown, spent?: CelRuleCost): CelRuleResult;
 }
 
 export type CelRuleResult =
   | { ok: true }
   | { ok: false; message: string; reason: FieldErrorReason; fieldPath?: string }
   | { ok: false; error: string };
+
+/** What one evaluation cost, charged to a per-object budget (CRDs, as upstream); filled by `evaluate`. */
+export interface CelRuleCost {
+  /** The rule's actual cost (cel-go's ActualCost), beyond the per-call limit when that ran out. */
+  cost: number;
+  /** The messageExpression's actual cost, when it was evaluated. */
+  messageCost?: number;
+  /** The rule ran out of the per-call limit (upstream then runs no further rules). */
+  perCallLimitExceeded?: boolean;
+}
 
 export class CelCompileError extends Error {
   constructor(
