@@ -11,7 +11,8 @@
 // (per load process, default 8).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { processCpuUs } from '../test/e2e/process-cpu.ts';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,13 +32,8 @@ interface Replica {
   proc: ChildProcess;
 }
 
-/** utime + stime of a process in µs, from /proc (NaN where there is none). */
-function cpuUs(pid: number | undefined): number {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return NaN;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10_000;
-}
+/** utime + stime of a process in µs (NaN where there is no /proc). */
+const cpuUs = (pid: number | undefined): number => processCpuUs(pid) ?? NaN;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

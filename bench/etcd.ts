@@ -16,9 +16,9 @@
 // BENCH_REPLICAS=0 leaves the replica section out (its own variables: bench/etcd-replicas.ts).
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { EtcdStorage } from '../runtime/storage/etcd.ts';
 import { startEtcdMember, type EtcdMember } from '../runtime/storage/etcd-test-member.ts';
+import { processCpuUs } from '../test/e2e/process-cpu.ts';
 import { replicaThroughput } from './etcd-replicas.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 0.5);
@@ -41,12 +41,8 @@ interface Sample {
 
 let etcdPid: number | undefined;
 
-/** The etcd process's user + system CPU in microseconds, from /proc (clock ticks of 10 ms). */
-function etcdCpuUs(): number {
-  if (etcdPid === undefined) return NaN;
-  const fields = readFileSync(`/proc/${etcdPid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+/** The etcd process's user + system CPU in microseconds (NaN when the member is not ours or without /proc). */
+const etcdCpuUs = (): number => processCpuUs(etcdPid) ?? NaN;
 
 /** Calls `op` from `workers` concurrent loops for SECONDS. */
 async function measure(workers: number, op: (i: number) => Promise<unknown>): Promise<Sample> {

@@ -8,6 +8,7 @@ import { ApiError } from '../errors/api-error.ts';
 import type { FieldError } from '../schema/types.ts';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.ts';
 import { isObject } from '../json/is-object.ts';
+import { nowTimestamp } from '../registry/object.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ export function selfSubjectReview(user: UserInfo, now = new Date()): Json {
   if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
   return {
     kind: 'SelfSubjectReview',
-    metadata: { creationTimestamp: now.toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    metadata: { creationTimestamp: nowTimestamp(now) },
     status: { userInfo },
   };
 }

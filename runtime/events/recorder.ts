@@ -3,6 +3,7 @@
 // as upstream names them, in the object's namespace (`default` for a cluster-scoped object).
 // Recording never fails the caller: an Event that cannot be written is logged instead.
 
+import { nowTimestamp } from '../registry/object.ts';
 import type { Registry } from '../registry/registry.ts';
 
 export interface InvolvedObject {
@@ -32,7 +33,7 @@ export class EventRecorder {
   async record(e: RecordedEvent, now = new Date()): Promise<void> {
     const store = this.registry.storeFor('', 'events');
     const namespace = e.involved.namespace || 'default';
-    const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const time = nowTimestamp(now);
     const event = {
       apiVersion: 'v1',
       kind: 'Event',
