@@ -9,6 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { emitOutput } from './cli/emit.ts';
 import { defaultIO, EXIT } from './cli/command.ts';
 import { inputHash, readCache, writeCache } from './generation-cache.ts';
+import { importBundled } from './bundled-import.ts';
+
+type GenerateModules = Pick<typeof import('./index.ts'), 'generate'> & Pick<typeof import('./cli/commands/generate.ts'), 'reportGenerationError'>;
 
 const usage = `usage: npm run generate [-- --check] [--root DIR] [--no-cache]
   --check     compare out/ with the spec instead of writing; exit 1 and list stale files if they differ
@@ -38,8 +41,16 @@ async function main(argv: string[]): Promise<number> {
   const hash = cache ? inputHash(root) : undefined;
   let files = hash ? readCache(root, hash) : undefined;
   if (!files) {
-    // Loaded only when generating: prettier, ts-morph and the rest take most of a cold run's time.
-    const [{ generate }, { reportGenerationError }] = await Promise.all([import('./index.ts'), import('./cli/commands/generate.ts')]);
+    // Loaded only when generating: prettier, json-schema-to-typescript and the rest take most of a
+    // cold run's time. The format worker starts first, to load prettier while the generators load;
+    // the generators load as one bundle (bundled-import.ts), sharing this process's format pool.
+    const formatPoolModule = join(dirname(fileURLToPath(import.meta.url)), 'format-pool.ts');
+    (await import('./format-pool.ts')).formatPool();
+    const { generate, reportGenerationError } = await importBundled<GenerateModules>(
+      "export { generate } from './index.ts';\nexport { reportGenerationError } from './cli/commands/generate.ts';\n",
+      [formatPoolModule],
+      async () => ({ ...(await import('./index.ts')), ...(await import('./cli/commands/generate.ts')) }),
+    );
     try {
       files = await generate(root);
     } catch (err) {

@@ -5,6 +5,12 @@ export interface OutputFile {
   /** Path relative to out/, forward slashes. */
   path: string;
   content: string;
+  /**
+   * Code already in prettier's form (written so by the literal printer or a template, or formatted in
+   * the format worker with the types), which compose.ts does not format again;
+   * test/generators/format.test.ts checks that prettier leaves each one as it is.
+   */
+  preformatted?: boolean;
 }
 
 /** A generator is a pure function of the Model; writing to disk happens elsewhere. */

@@ -6,7 +6,7 @@ import { checkOut, writeOut } from '../write-out.ts';
 import { EXIT, type CliIO } from './command.ts';
 
 /** `label` names the folder in messages, `hint` says how to refresh it. */
-export function emitOutput(io: CliIO, files: OutputFile[], outDir: string, check: boolean, label: string, hint: string, started: number): number {
+export async function emitOutput(io: CliIO, files: OutputFile[], outDir: string, check: boolean, label: string, hint: string, started: number): Promise<number> {
   if (check) {
     const report = checkOut(outDir, files);
     const stale = [...report.changed.map((p) => `changed: ${label}/${p}`), ...report.missing.map((p) => `missing: ${label}/${p}`), ...report.extra.map((p) => `not generated: ${label}/${p}`)];
@@ -17,7 +17,7 @@ export function emitOutput(io: CliIO, files: OutputFile[], outDir: string, check
     io.stdout(`${label}/ is current: ${files.length} files match the spec\n`);
     return EXIT.ok;
   }
-  writeOut(outDir, files);
+  await writeOut(outDir, files);
   io.stdout(`generated ${files.length} files in ${label}/ (${Math.round(performance.now() - started)} ms)\n`);
   return EXIT.ok;
 }

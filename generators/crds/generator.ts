@@ -53,7 +53,7 @@ export function crdFor(model: Model, r: Resource): CrdResult {
 const CRD_COLUMN_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password']);
 
 function buildCrd(model: Model, r: Resource): CrdResult {
-  const { schema, unlowered } = structuralSchema(model, r.kind, r.nameSyntax);
+  const { schema, unlowered } = structuralSchema(model, r.shape, r.nameSyntax);
   const group = mirrorGroup(r);
   // Name is always a CRD's first column; an Age cell is a CRD `date` column.
   const columns = r.printerColumns.filter((c) => !c.count && c.jsonPath !== '.metadata.name').map((c) => ({

@@ -68,15 +68,15 @@ function toJsonSchema(node: Node, strict: boolean): Node {
 }
 
 function kindDocument(model: Model, r: Resource, strict: boolean): Node {
-  const rootName = qualifiedName(model, r.kind);
-  const root = toJsonSchema(projectSchema(model, shapeSchema(model, r.kind), 'v3') as Node, strict);
+  const rootName = qualifiedName(model, r.shape);
+  const root = toJsonSchema(projectSchema(model, shapeSchema(model, r.shape), 'v3') as Node, strict);
   const properties = { ...(root.properties as Record<string, Node>) };
   const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
   // The kind and apiVersion a document must carry to be this kind (kubeconform picks the file by them).
   properties.apiVersion = { ...properties.apiVersion, enum: [apiVersion] };
   properties.kind = { ...properties.kind, enum: [r.kind] };
   const definitions: Record<string, Node> = {};
-  for (const name of reachableShapes(model, [r.kind])) {
+  for (const name of reachableShapes(model, [r.shape])) {
     const qualified = qualifiedName(model, name);
     if (qualified === rootName) continue;
     definitions[qualified] = toJsonSchema(projectSchema(model, shapeSchema(model, name), 'v3') as Node, strict);

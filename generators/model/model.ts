@@ -71,9 +71,16 @@ export interface Resource {
   documented?: { document: number; section: string };
   /** Spec file, relative to the repository root. */
   file: string;
-  /** Shape name of the kind's schema (equals kind). */
+  /** Shape name of the kind's schema: the kind, unless the spec names it apart (`shape:`). */
   shape: string;
 }
+
+/**
+ * The name of a resource's list shape: its listKind, or `<shape>List` when the kind's schema is named
+ * apart (a kind served in two groups, such as Event in core and events.cluster.io).
+ */
+export const listShapeOf = (r: Pick<Resource, 'kind' | 'shape' | 'listKind'>): string =>
+  r.shape === r.kind ? r.listKind : `${r.shape}List`;
 
 export const groupVersion = (r: Pick<Resource, 'group' | 'version'>): string =>
   r.group ? `${r.group}/${r.version}` : r.version;

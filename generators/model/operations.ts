@@ -1,7 +1,7 @@
 // Derives every HTTP operation of a resource: the documents' section 4.2 table for each resource,
 // the all-namespaces list, the /status operations, and upstream's watch paths.
 // OpenAPI documents and route modules are both generated from this one list.
-import { type Model, type OperationKind, type Resource } from './model.ts';
+import { listShapeOf, type Model, type OperationKind, type Resource } from './model.ts';
 
 // The handler names and actions are the runtime's: a route bound to a name it lacks fails the build.
 import type { Action, HandlerName } from '../../runtime/http/route-types.ts';
@@ -50,7 +50,7 @@ export function operationsOf(model: Model, r: Resource): Operation[] {
   const watchCollection = ns ? `${root}/watch/namespaces/{namespace}/${r.plural}` : `${root}/watch/${r.plural}`;
   const scopeParams: Array<'namespace' | 'name'> = ns ? ['namespace'] : [];
   const itemParams: Array<'namespace' | 'name'> = ns ? ['name', 'namespace'] : ['name'];
-  const deleteShape = r.deleteReturns === 'Status' ? 'Status' : r.kind;
+  const deleteShape = r.deleteReturns === 'Status' ? 'Status' : r.shape;
   const q = (k: OperationKind) => model.operationParameters[k];
   const listQuery = q('list');
   const watchQuery = listQuery.filter((p) => p !== 'watch' && p !== 'pretty').concat(['pretty', 'watch']).sort();
@@ -58,28 +58,28 @@ export function operationsOf(model: Model, r: Resource): Operation[] {
   const ops: Operation[] = [
     {
       operationId: `read${gv}${nsWord}${r.kind}`, method: 'GET', path: item, action: 'get', handler: 'get', parameterSet: 'get',
-      pathParameters: itemParams, queryParameters: q('get'), responses: [{ code: 200, shape: r.kind }], allNamespaces: false,
+      pathParameters: itemParams, queryParameters: q('get'), responses: [{ code: 200, shape: r.shape }], allNamespaces: false,
       description: `read the specified ${r.kind}`,
     },
     {
       operationId: `list${gv}${nsWord}${r.kind}`, method: 'GET', path: collection, action: 'list', handler: 'list', parameterSet: 'list',
-      pathParameters: scopeParams, queryParameters: listQuery, responses: [{ code: 200, shape: r.listKind }], allNamespaces: false,
+      pathParameters: scopeParams, queryParameters: listQuery, responses: [{ code: 200, shape: listShapeOf(r) }], allNamespaces: false,
       description: `list or watch objects of kind ${r.kind}`,
     },
     {
       operationId: `create${gv}${nsWord}${r.kind}`, method: 'POST', path: collection, action: 'post', handler: 'create', parameterSet: 'create',
-      pathParameters: scopeParams, queryParameters: q('create'), requestBody: { shape: r.kind, required: true, patch: false },
-      responses: [200, 201, 202].map((code) => ({ code, shape: r.kind })), allNamespaces: false, description: `create a ${r.kind}`,
+      pathParameters: scopeParams, queryParameters: q('create'), requestBody: { shape: r.shape, required: true, patch: false },
+      responses: [200, 201, 202].map((code) => ({ code, shape: r.shape })), allNamespaces: false, description: `create a ${r.kind}`,
     },
     {
       operationId: `replace${gv}${nsWord}${r.kind}`, method: 'PUT', path: item, action: 'put', handler: 'update', parameterSet: 'update',
-      pathParameters: itemParams, queryParameters: q('update'), requestBody: { shape: r.kind, required: true, patch: false },
-      responses: [200, 201].map((code) => ({ code, shape: r.kind })), allNamespaces: false, description: `replace the specified ${r.kind}`,
+      pathParameters: itemParams, queryParameters: q('update'), requestBody: { shape: r.shape, required: true, patch: false },
+      responses: [200, 201].map((code) => ({ code, shape: r.shape })), allNamespaces: false, description: `replace the specified ${r.kind}`,
     },
     {
       operationId: `patch${gv}${nsWord}${r.kind}`, method: 'PATCH', path: item, action: 'patch', handler: 'patch', parameterSet: 'patch',
       pathParameters: itemParams, queryParameters: q('patch'), requestBody: { shape: patchShape, required: true, patch: true },
-      responses: [200, 201].map((code) => ({ code, shape: r.kind })), allNamespaces: false, description: `partially update the specified ${r.kind}`,
+      responses: [200, 201].map((code) => ({ code, shape: r.shape })), allNamespaces: false, description: `partially update the specified ${r.kind}`,
     },
     {
       operationId: `delete${gv}${nsWord}${r.kind}`, method: 'DELETE', path: item, action: 'delete', handler: 'delete', parameterSet: 'delete',
@@ -109,7 +109,7 @@ export function operationsOf(model: Model, r: Resource): Operation[] {
     ops.push(
       {
         operationId: `list${gv}${r.kind}ForAllNamespaces`, method: 'GET', path: `${root}/${r.plural}`, action: 'list', handler: 'list',
-        parameterSet: 'list', pathParameters: [], queryParameters: listQuery, responses: [{ code: 200, shape: r.listKind }],
+        parameterSet: 'list', pathParameters: [], queryParameters: listQuery, responses: [{ code: 200, shape: listShapeOf(r) }],
         allNamespaces: true, description: `list or watch objects of kind ${r.kind} across all namespaces`,
       },
       {
@@ -125,19 +125,19 @@ export function operationsOf(model: Model, r: Resource): Operation[] {
     ops.push(
       {
         operationId: `read${gv}${nsWord}${r.kind}Status`, method: 'GET', path: status, action: 'get', handler: 'getStatus', parameterSet: 'get',
-        pathParameters: itemParams, queryParameters: q('get'), responses: [{ code: 200, shape: r.kind }], subresource: 'status',
+        pathParameters: itemParams, queryParameters: q('get'), responses: [{ code: 200, shape: r.shape }], subresource: 'status',
         allNamespaces: false, description: `read status of the specified ${r.kind}`,
       },
       {
         operationId: `replace${gv}${nsWord}${r.kind}Status`, method: 'PUT', path: status, action: 'put', handler: 'updateStatus',
         parameterSet: 'update', pathParameters: itemParams, queryParameters: q('update'),
-        requestBody: { shape: r.kind, required: true, patch: false }, responses: [200, 201].map((code) => ({ code, shape: r.kind })),
+        requestBody: { shape: r.shape, required: true, patch: false }, responses: [200, 201].map((code) => ({ code, shape: r.shape })),
         subresource: 'status', allNamespaces: false, description: `replace status of the specified ${r.kind}`,
       },
       {
         operationId: `patch${gv}${nsWord}${r.kind}Status`, method: 'PATCH', path: status, action: 'patch', handler: 'patchStatus',
         parameterSet: 'patch', pathParameters: itemParams, queryParameters: q('patch'),
-        requestBody: { shape: patchShape, required: true, patch: true }, responses: [200, 201].map((code) => ({ code, shape: r.kind })),
+        requestBody: { shape: patchShape, required: true, patch: true }, responses: [200, 201].map((code) => ({ code, shape: r.shape })),
         subresource: 'status', allNamespaces: false, description: `partially update status of the specified ${r.kind}`,
       },
     );

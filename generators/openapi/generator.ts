@@ -2,7 +2,7 @@
 // /openapi/v3/apis/<group>/<version>), a combined document, and a Swagger 2.0 document for /openapi/v2.
 import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
 import type { Schema } from '../../runtime/schema/types.ts';
-import type { Model, Resource } from '../model/model.ts';
+import { listShapeOf, type Model, type Resource } from '../model/model.ts';
 import { operationsOf, PATCH_MEDIA_TYPES, type Operation } from '../model/operations.ts';
 import type { Generator, OutputFile } from '../output.ts';
 import { projectSchema, type Dialect } from './project-schema.ts';
@@ -19,7 +19,7 @@ export function listSchema(r: Resource): Schema {
     required: ['items'],
     properties: {
       apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-      items: { type: 'array', description: `List of ${r.plural}.`, items: { $ref: `#/components/schemas/${r.kind}` } },
+      items: { type: 'array', description: `List of ${r.plural}.`, items: { $ref: `#/components/schemas/${r.shape}` } },
       kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
       metadata: { $ref: '#/components/schemas/ListMeta', description: 'Standard list metadata.' },
     },
@@ -29,10 +29,10 @@ export function listSchema(r: Resource): Schema {
 
 /** The spec schema of a shape, with the group-version-kind extension on resource kinds. */
 export function shapeSchema(model: Model, name: string): Schema {
-  const list = model.resources.find((r) => r.listKind === name);
+  const list = model.resources.find((r) => listShapeOf(r) === name);
   if (list) return listSchema(list);
   const s = model.shapes.get(name)!.schema;
-  const r = model.resources.find((x) => x.kind === name);
+  const r = model.resources.find((x) => x.shape === name);
   return r ? { ...s, 'x-cluster-group-version-kind': [{ group: r.group, kind: r.kind, version: r.version }] } : s;
 }
 
@@ -117,8 +117,8 @@ function v3Document(model: Model, resources: Resource[], title: string, extraSha
       item.parameters = [...op.pathParameters, 'pretty'].map((p) => v3Parameter(model, p));
       operationShapes(op).forEach((s) => shapes.add(s));
     }
-    shapes.add(r.kind);
-    shapes.add(r.listKind);
+    shapes.add(r.shape);
+    shapes.add(listShapeOf(r));
   }
   const schemas = Object.fromEntries(
     reachableShapes(model, [...shapes, ...extraShapes]).map((name) => [qualifiedName(model, name), projectSchema(model, shapeSchema(model, name), 'v3')]),
@@ -181,8 +181,8 @@ function v2Document(model: Model, resources: Resource[] = model.resources): Open
       [...op.pathParameters, ...op.queryParameters, 'pretty'].forEach((p) => params.add(p));
       operationShapes(op).forEach((s) => shapes.add(s));
     }
-    shapes.add(r.kind);
-    shapes.add(r.listKind);
+    shapes.add(r.shape);
+    shapes.add(listShapeOf(r));
   }
   const definitions = Object.fromEntries(
     reachableShapes(model, [...shapes]).map((name) => [qualifiedName(model, name), projectSchema(model, shapeSchema(model, name), 'v2')]),

@@ -18,9 +18,9 @@ const packageDir = (root: string, name: PackageName): string => join(root, 'pack
 async function kindEntries(root: string): Promise<KindEntry[]> {
   const { model } = await loadSpec(root);
   return model.resources.map((r) => {
-    const validatorModule = `out/validators/${r.kind.toLowerCase()}.ts`;
+    const validatorModule = `out/validators/${r.shape.toLowerCase()}.ts`;
     if (!existsSync(join(root, validatorModule))) throw new Error(`${r.kind}: ${validatorModule} is missing (run npm run generate)`);
-    return { group: r.group, version: r.version, kind: r.kind, listKind: r.listKind, validatorModule };
+    return { group: r.group, version: r.version, kind: r.kind, listKind: r.listKind, validatorModule, ...(r.shape !== r.kind ? { typeName: r.shape } : {}) };
   });
 }
 

@@ -10,6 +10,14 @@ export interface KindEntry {
   listKind: string;
   /** The kind's validator module under out/, repository-relative, `.ts`. */
   validatorModule: string;
+  /** The kind's type in out/types when it is named apart from the kind (Event of events.cluster.io: EventsV1Event). */
+  typeName?: string;
+}
+
+/** `Kind, KindList` re-exported from out/types, renamed from the type names where those differ. */
+function kindTypeExports(k: KindEntry): string {
+  if (k.typeName === undefined) return `${k.kind}, ${k.listKind}`;
+  return `${k.typeName} as ${k.kind}, ${k.typeName}List as ${k.listKind}`;
 }
 
 export interface EntryFile {
@@ -47,9 +55,10 @@ function byGroupVersion(kinds: KindEntry[]): Map<string, KindEntry[]> {
  */
 export function artifactEntries(kinds: KindEntry[], typeNames: string[]): EntryFile[] {
   const files: EntryFile[] = [];
-  const kindTypeNames = new Set(kinds.flatMap((k) => [k.kind, k.listKind]));
+  const kindTypeNames = new Set(kinds.flatMap((k) => [k.kind, k.listKind, ...(k.typeName ? [k.typeName, `${k.typeName}List`] : [])]));
   const rootJs: string[] = [];
   const rootDts: string[] = [];
+  const rootOwner = rootOwners(kinds);
   for (const [gv, members] of byGroupVersion(kinds)) {
     const gvFile = `api/${gv}.js`;
     const gvJs: string[] = [];
@@ -61,7 +70,7 @@ export function artifactEntries(kinds: KindEntry[], typeNames: string[]): EntryF
       files.push({ path: kindFile, content: `${HEADER}\n// ${k.kind} (${gv}): its validators and defaulter.\nexport * from '${validator}';\n` });
       files.push({
         path: kindFile.replace(/\.js$/, '.d.ts'),
-        content: `${HEADER}\nexport * from '${validator}';\nexport type { ${k.kind}, ${k.listKind} } from '${types}';\n`,
+        content: `${HEADER}\nexport * from '${validator}';\nexport type { ${kindTypeExports(k)} } from '${types}';\n`,
       });
       const kindImport = importPath(gvFile, kindFile);
       gvJs.push(`export * as ${k.kind} from '${kindImport}';`);
@@ -75,8 +84,14 @@ export function artifactEntries(kinds: KindEntry[], typeNames: string[]): EntryF
     }
     files.push({ path: gvFile, content: `${HEADER}\n${gvJs.join('\n')}\n` });
     files.push({ path: `api/${gv}.d.ts`, content: `${HEADER}\n${gvDts.join('\n')}\n` });
-    rootJs.push(`export * from '${importPath('api/index.js', gvFile)}';`);
-    rootDts.push(`export * from '${importPath('api/index.js', gvFile)}';`);
+    // A kind served in two groups is exported at the root once, from the core group (or the first).
+    const owned = members.filter((k) => rootOwner.get(k.kind) === gv);
+    const rootNames = owned.length === members.length ? '*' : `{ ${owned.map((k) => k.kind).join(', ')} }`;
+    const rootTypeNames = owned.length === members.length ? '*' : `{ ${owned.flatMap((k) => [k.kind, k.listKind]).join(', ')} }`;
+    if (owned.length > 0) {
+      rootJs.push(`export ${rootNames} from '${importPath('api/index.js', gvFile)}';`);
+      rootDts.push(`export ${rootTypeNames} from '${importPath('api/index.js', gvFile)}';`);
+    }
   }
   const shared = typeNames.filter((n) => !kindTypeNames.has(n));
   rootDts.push(`export type { ${shared.join(', ')} } from '${importPath('api/index.js', TYPES_MODULE)}';`);
@@ -85,13 +100,22 @@ export function artifactEntries(kinds: KindEntry[], typeNames: string[]): EntryF
   return files;
 }
 
+/** For each kind name, the group-version whose kind the package root exports: the core one, else the first. */
+function rootOwners(kinds: KindEntry[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const k of [...kinds].sort((a, b) => (a.group === '' ? 0 : 1) - (b.group === '' ? 0 : 1))) {
+    if (!owners.has(k.kind)) owners.set(k.kind, groupVersionPath(k));
+  }
+  return owners;
+}
+
 /** The types package: declarations per group-version and at the root, each with an empty module beside it. */
 export function typeEntries(kinds: KindEntry[]): EntryFile[] {
   const files: EntryFile[] = [];
   const empty = `${HEADER}\n// Declarations only: this module exports types and no values.\nexport {};\n`;
   for (const [gv, members] of byGroupVersion(kinds)) {
     const file = `api/${gv}.d.ts`;
-    const names = members.flatMap((k) => [k.kind, k.listKind]).join(', ');
+    const names = members.map(kindTypeExports).join(', ');
     files.push({ path: file, content: `${HEADER}\nexport type { ${names} } from '${importPath(file, TYPES_MODULE)}';\n` });
     files.push({ path: `api/${gv}.js`, content: empty });
   }

@@ -1,8 +1,9 @@
 // out/types: TypeScript types for every object, list kind and shape, compiled by
 // json-schema-to-typescript from one JSON Schema whose definitions are the spec's shapes.
-import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import type { JSONSchema } from 'json-schema-to-typescript';
+import { formatPool } from '../format-pool.ts';
 import type { Schema } from '../../runtime/schema/types.ts';
-import type { Model } from '../model/model.ts';
+import { listShapeOf, type Model } from '../model/model.ts';
 import { listSchema } from '../openapi/generator.ts';
 import { GENERATED_HEADER, type Generator, type OutputFile } from '../output.ts';
 
@@ -43,11 +44,11 @@ export const typesGenerator: Generator = {
   async generate(model: Model): Promise<OutputFile[]> {
     const definitions: Record<string, JSONSchema> = {};
     for (const [name, shape] of model.shapes) definitions[name] = { ...toJsonSchema(shape.schema), title: name };
-    for (const r of model.resources) definitions[r.listKind] = { ...toJsonSchema(listSchema(r)), title: r.listKind };
+    for (const r of model.resources) definitions[listShapeOf(r)] = { ...toJsonSchema(listSchema(r)), title: listShapeOf(r) };
     definitions.AnyResource = {
       title: 'AnyResource',
       description: 'Any object of a resource kind served by the API.',
-      anyOf: model.resources.map((r) => ({ $ref: `#/definitions/${r.kind}` })),
+      anyOf: model.resources.map((r) => ({ $ref: `#/definitions/${r.shape}` })),
     };
     // The root names every definition, so that each one is emitted (and can be looked up by name).
     const names = Object.keys(definitions).sort();
@@ -59,23 +60,29 @@ export const typesGenerator: Generator = {
       properties: Object.fromEntries(names.map((n) => [n, { $ref: `#/definitions/${n}` }])),
       definitions,
     };
-    const source = await compile(root, 'Shapes', {
-      additionalProperties: false,
-      bannerComment: GENERATED_HEADER,
-      declareExternallyReferenced: true,
-      unreachableDefinitions: false,
-      format: false,
-      strictIndexSignatures: false,
-      ignoreMinAndMaxItems: true,
-      $refOptions: { resolve: { http: false, file: false } },
-    });
-    const kinds = model.resources.map((r) => `  '${r.group ? `${r.group}/` : ''}${r.version}/${r.kind}': ${r.kind};`).join('\n');
-    const index = `${source}
+    const kinds = model.resources.map((r) => `  '${r.group ? `${r.group}/` : ''}${r.version}/${r.kind}': ${r.shape};`).join('\n');
+    // Compiled and formatted in the format worker: json-schema-to-typescript loads in ~0.3 s, and
+    // the main thread generates the other artifacts meanwhile.
+    const content = await formatPool().compileTypes({
+      schema: root,
+      name: 'Shapes',
+      options: {
+        additionalProperties: false,
+        bannerComment: GENERATED_HEADER,
+        declareExternallyReferenced: true,
+        unreachableDefinitions: false,
+        format: false,
+        strictIndexSignatures: false,
+        ignoreMinAndMaxItems: true,
+        $refOptions: { resolve: { http: false, file: false } },
+      },
+      suffix: `
 /** Each resource kind by its apiVersion and kind. */
 export interface ResourceKinds {
 ${kinds}
 }
-`;
-    return [{ path: 'types/index.ts', content: index }];
+`,
+    });
+    return [{ path: 'types/index.ts', content, preformatted: true }];
   },
 };

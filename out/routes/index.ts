@@ -10,6 +10,7 @@ import { persistentVolumeClaimRoutes } from './persistentvolumeclaim.ts';
 import { secretRoutes } from './secret.ts';
 import { validatingWebhookConfigurationRoutes } from './validatingwebhookconfiguration.ts';
 import { customResourceDefinitionRoutes } from './customresourcedefinition.ts';
+import { eventsV1EventRoutes } from './eventsv1event.ts';
 import { cSIDriverRoutes } from './csidriver.ts';
 import { cSINodeRoutes } from './csinode.ts';
 import { cSIStorageCapacityRoutes } from './csistoragecapacity.ts';
@@ -29,6 +30,7 @@ export function allRoutes<H>(handlers: RouteHandlers<H>): RouteTable<H>[] {
     secretRoutes(handlers),
     validatingWebhookConfigurationRoutes(handlers),
     customResourceDefinitionRoutes(handlers),
+    eventsV1EventRoutes(handlers),
     cSIDriverRoutes(handlers),
     cSINodeRoutes(handlers),
     cSIStorageCapacityRoutes(handlers),

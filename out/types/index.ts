@@ -12,6 +12,7 @@ export type AnyResource =
   | Secret
   | ValidatingWebhookConfiguration
   | CustomResourceDefinition
+  | EventsV1Event
   | CSIDriver
   | CSINode
   | CSIStorageCapacity
@@ -99,6 +100,9 @@ export interface Shapes {
   EventList: EventList;
   EventSeries: EventSeries;
   EventSource: EventSource;
+  EventsV1Event: EventsV1Event;
+  EventsV1EventList: EventsV1EventList;
+  EventsV1EventSeries: EventsV1EventSeries;
   ExternalDocumentation: ExternalDocumentation;
   FCVolumeSource: FCVolumeSource;
   FieldsV1: FieldsV1;
@@ -2280,6 +2284,92 @@ export interface CustomResourceDefinitionCondition {
   type: 'Established' | 'NamesAccepted' | 'Terminating';
 }
 /**
+ * A report of something that happened to an object, as the events API writes it (new-style recorders). The same objects as core v1 Events, with the fields renamed: regarding is involvedObject, note is message, reportingController is reportingComponent, and the deprecated* fields are the core fields older recorders set. Events are deleted a while (the server's --event-ttl) after their last write.
+ */
+export interface EventsV1Event {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object.
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents.
+   */
+  kind?: string;
+  /**
+   * Standard object metadata.
+   */
+  metadata: ObjectMeta;
+  /**
+   * When the event was first observed.
+   */
+  eventTime: MicroTime;
+  /**
+   * Data about the series this event stands for; absent for a singleton event.
+   */
+  series?: EventsV1EventSeries;
+  /**
+   * The controller that emitted this event, such as cluster.io/example-controller; a qualified name, required for new events.
+   */
+  reportingController?: string;
+  /**
+   * The instance of the controller that emitted this event; required for new events, at most 128 characters.
+   */
+  reportingInstance?: string;
+  /**
+   * What action was taken or failed regarding the regarding object; required for new events, at most 128 characters.
+   */
+  action?: string;
+  /**
+   * Why the action was taken, machine-readable; required for new events, at most 128 characters.
+   */
+  reason?: string;
+  /**
+   * The object this event is about.
+   */
+  regarding?: ObjectReference;
+  /**
+   * A second object involved, for more complex actions.
+   */
+  related?: ObjectReference;
+  /**
+   * A human-readable account of what happened, at most 1 kB (1024 bytes).
+   */
+  note?: string;
+  /**
+   * Normal or Warning; new types may be added later.
+   */
+  type?: string;
+  /**
+   * The core v1 source field; must be unset on events written through this API.
+   */
+  deprecatedSource?: EventSource;
+  /**
+   * The core v1 firstTimestamp field; must be unset on events written through this API.
+   */
+  deprecatedFirstTimestamp?: Time;
+  /**
+   * The core v1 lastTimestamp field; must be unset on events written through this API.
+   */
+  deprecatedLastTimestamp?: Time;
+  /**
+   * The core v1 count field; must be unset on events written through this API.
+   */
+  deprecatedCount?: number;
+}
+/**
+ * A series of occurrences of one event: the recorder counts repeats and updates the series at a heartbeat instead of writing each occurrence.
+ */
+export interface EventsV1EventSeries {
+  /**
+   * The number of occurrences in this series up to the last heartbeat time; at least 2.
+   */
+  count?: number;
+  /**
+   * The time of the last occurrence observed; required.
+   */
+  lastObservedTime?: MicroTime;
+}
+/**
  * Information about a container storage interface (CSI) volume driver deployed on the cluster. The attach/detach controller uses it to decide whether attaching is needed; the node agent uses it to decide whether Pod information is passed at mount time. The object name is the driver name (at most 63 characters upstream, DNS subdomain).
  */
 export interface CSIDriver {
@@ -3225,6 +3315,27 @@ export interface EventList {
   metadata?: ListMeta;
 }
 /**
+ * EventList is a list of Event objects.
+ */
+export interface EventsV1EventList {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object.
+   */
+  apiVersion?: string;
+  /**
+   * List of events.
+   */
+  items: EventsV1Event[];
+  /**
+   * Kind is a string value representing the REST resource this object represents.
+   */
+  kind?: string;
+  /**
+   * Standard list metadata.
+   */
+  metadata?: ListMeta;
+}
+/**
  * @deprecated
  * L3 file share: a vendor file-share service mounted on the node and bind-mounted into the Pod (Volume variant). Deprecated; operations are redirected to a CSI driver.
  */
@@ -3993,6 +4104,7 @@ export interface ResourceKinds {
   'v1/Secret': Secret;
   'admissionregistration.cluster.io/v1/ValidatingWebhookConfiguration': ValidatingWebhookConfiguration;
   'apiextensions.cluster.io/v1/CustomResourceDefinition': CustomResourceDefinition;
+  'events.cluster.io/v1/Event': EventsV1Event;
   'storage.cluster.io/v1/CSIDriver': CSIDriver;
   'storage.cluster.io/v1/CSINode': CSINode;
   'storage.cluster.io/v1/CSIStorageCapacity': CSIStorageCapacity;

@@ -24,7 +24,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "binaryData": {
      "type": "object",
@@ -277,6 +288,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ConfigMap/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "keySyntax",
     "syntax": "configMapKey",
     "source": "doc1 2.2"
@@ -385,82 +425,88 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
+   "t": 8,
+   "o": 1
+  },
+  {
+   "a": 9,
+   "o": 1
+  },
+  {
+   "a": 10,
+   "o": 1
+  },
+  {},
+  {
    "p": [
     [
      "annotations",
-     8
-    ],
-    [
-     "creationTimestamp",
-     9
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     10
-    ],
-    [
-     "deletionTimestamp",
-     9
-    ],
-    [
-     "finalizers",
      11
     ],
     [
-     "generateName",
+     "creationTimestamp",
      12
     ],
     [
-     "generation",
+     "deletionGracePeriodSeconds",
      13
     ],
     [
-     "labels",
+     "deletionTimestamp",
+     12
+    ],
+    [
+     "finalizers",
      14
     ],
     [
-     "managedFields",
+     "generateName",
      15
     ],
     [
-     "name",
+     "generation",
      16
     ],
     [
-     "namespace",
+     "labels",
      17
     ],
     [
-     "ownerReferences",
+     "managedFields",
      18
     ],
     [
-     "resourceVersion",
+     "name",
      19
     ],
     [
-     "selfLink",
+     "namespace",
      20
     ],
     [
-     "uid",
+     "ownerReferences",
      21
+    ],
+    [
+     "resourceVersion",
+     22
+    ],
+    [
+     "selfLink",
+     23
+    ],
+    [
+     "uid",
+     24
     ]
    ],
    "def": 1,
    "o": 1
   },
-  {
-   "a": 22,
-   "o": 1
-  },
-  {
-   "a": 23,
-   "o": 1
-  },
+  {},
   {},
   {
-   "a": 24,
+   "a": 25,
    "o": 1
   },
   {
@@ -468,24 +514,22 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 25
+   "i": 26
   },
   {},
   {},
   {
-   "a": 26,
+   "a": 27,
    "o": 1
   },
-  {
-   "i": 27
-  },
-  {},
-  {},
   {
    "i": 28
   },
   {},
   {},
+  {
+   "i": 29
+  },
   {},
   {},
   {},
@@ -496,31 +540,31 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     29
-    ],
-    [
-     "fieldsType",
      30
     ],
     [
-     "fieldsV1",
+     "fieldsType",
      31
     ],
     [
-     "manager",
+     "fieldsV1",
      32
     ],
     [
-     "operation",
+     "manager",
      33
     ],
     [
-     "subresource",
+     "operation",
      34
     ],
     [
+     "subresource",
+     35
+    ],
+    [
      "time",
-     9
+     12
     ]
    ],
    "def": 1,
@@ -530,27 +574,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     35
-    ],
-    [
-     "blockOwnerDeletion",
      36
     ],
     [
-     "controller",
+     "blockOwnerDeletion",
      37
     ],
     [
-     "kind",
+     "controller",
      38
     ],
     [
-     "name",
+     "kind",
      39
     ],
     [
-     "uid",
+     "name",
      40
+    ],
+    [
+     "uid",
+     41
     ]
    ],
    "def": 1,

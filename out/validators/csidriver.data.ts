@@ -27,7 +27,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata. metadata.name is the name of the CSI driver."
+     "description": "Standard object metadata. metadata.name is the name of the CSI driver.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/CSIDriverSpec",
@@ -352,7 +363,14 @@ export const data = JSON.parse(String.raw`{
     "audience": {
      "type": "string",
      "description": "Intended audience of the token. An empty string means the API server's audience (the default).",
-     "x-cluster-source": "doc2 2.1"
+     "x-cluster-source": "doc2 2.1",
+     "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "\"\"",
+       "source": "upstream"
+      }
+     ]
     },
     "expirationSeconds": {
      "type": "integer",
@@ -366,6 +384,35 @@ export const data = JSON.parse(String.raw`{
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIDriver/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
   {
    "t": "rule",
    "spec": {
@@ -442,112 +489,50 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     6
-    ],
-    [
-     "creationTimestamp",
-     7
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     8
-    ],
-    [
-     "deletionTimestamp",
-     7
-    ],
-    [
-     "finalizers",
-     9
-    ],
-    [
-     "generateName",
-     10
-    ],
-    [
-     "generation",
-     11
-    ],
-    [
-     "labels",
-     12
-    ],
-    [
-     "managedFields",
-     13
-    ],
-    [
-     "name",
-     14
-    ],
-    [
-     "namespace",
-     15
-    ],
-    [
-     "ownerReferences",
-     16
-    ],
-    [
-     "resourceVersion",
-     17
-    ],
-    [
-     "selfLink",
-     18
-    ],
-    [
-     "uid",
-     19
-    ]
-   ],
-   "def": 1,
+   "t": 6,
    "o": 1
   },
   {
    "p": [
     [
      "attachRequired",
-     20
+     7
     ],
     [
      "fsGroupPolicy",
-     21
+     8
     ],
     [
      "nodeAllocatableUpdatePeriodSeconds",
-     22
+     9
     ],
     [
      "podInfoOnMount",
-     23
+     10
     ],
     [
      "requiresRepublish",
-     24
+     11
     ],
     [
      "seLinuxMount",
-     25
+     12
     ],
     [
      "serviceAccountTokenInSecrets",
-     26
+     13
     ],
     [
      "storageCapacity",
-     27
+     14
     ],
     [
      "tokenRequests",
-     28
+     15
     ],
     [
      "volumeLifecycleModes",
-     29
+     16
     ]
    ],
    "h": 1,
@@ -555,33 +540,71 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "a": 30,
+   "p": [
+    [
+     "annotations",
+     17
+    ],
+    [
+     "creationTimestamp",
+     18
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     19
+    ],
+    [
+     "deletionTimestamp",
+     18
+    ],
+    [
+     "finalizers",
+     20
+    ],
+    [
+     "generateName",
+     21
+    ],
+    [
+     "generation",
+     22
+    ],
+    [
+     "labels",
+     23
+    ],
+    [
+     "managedFields",
+     24
+    ],
+    [
+     "name",
+     25
+    ],
+    [
+     "namespace",
+     26
+    ],
+    [
+     "ownerReferences",
+     27
+    ],
+    [
+     "resourceVersion",
+     28
+    ],
+    [
+     "selfLink",
+     29
+    ],
+    [
+     "uid",
+     30
+    ]
+   ],
+   "def": 1,
    "o": 1
   },
-  {
-   "def": 1
-  },
-  {},
-  {
-   "i": 31
-  },
-  {},
-  {},
-  {
-   "a": 32,
-   "o": 1
-  },
-  {
-   "i": 33
-  },
-  {},
-  {},
-  {
-   "i": 34
-  },
-  {},
-  {},
-  {},
   {
    "d": true,
    "h": 1
@@ -609,96 +632,126 @@ export const data = JSON.parse(String.raw`{
    "h": 1
   },
   {
-   "i": 35
+   "i": 31
   },
   {
-   "i": 36,
+   "i": 32,
    "d": [
     "Persistent"
    ],
    "h": 1
   },
-  {},
-  {},
-  {},
   {
-   "p": [
-    [
-     "apiVersion",
-     37
-    ],
-    [
-     "fieldsType",
-     38
-    ],
-    [
-     "fieldsV1",
-     39
-    ],
-    [
-     "manager",
-     40
-    ],
-    [
-     "operation",
-     41
-    ],
-    [
-     "subresource",
-     42
-    ],
-    [
-     "time",
-     7
-    ]
-   ],
-   "def": 1,
+   "a": 33,
    "o": 1
   },
   {
-   "p": [
-    [
-     "apiVersion",
-     43
-    ],
-    [
-     "blockOwnerDeletion",
-     44
-    ],
-    [
-     "controller",
-     45
-    ],
-    [
-     "kind",
-     46
-    ],
-    [
-     "name",
-     47
-    ],
-    [
-     "uid",
-     48
-    ]
-   ],
-   "def": 1,
+   "def": 1
+  },
+  {},
+  {
+   "i": 34
+  },
+  {},
+  {},
+  {
+   "a": 35,
    "o": 1
   },
+  {
+   "i": 36
+  },
+  {},
+  {},
+  {
+   "i": 37
+  },
+  {},
+  {},
+  {},
   {
    "p": [
     [
      "audience",
-     49
+     38
     ],
     [
      "expirationSeconds",
-     50
+     39
     ]
    ],
    "def": 1,
    "o": 1
   },
+  {},
+  {},
+  {},
+  {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     40
+    ],
+    [
+     "fieldsType",
+     41
+    ],
+    [
+     "fieldsV1",
+     42
+    ],
+    [
+     "manager",
+     43
+    ],
+    [
+     "operation",
+     44
+    ],
+    [
+     "subresource",
+     45
+    ],
+    [
+     "time",
+     18
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     46
+    ],
+    [
+     "blockOwnerDeletion",
+     47
+    ],
+    [
+     "controller",
+     48
+    ],
+    [
+     "kind",
+     49
+    ],
+    [
+     "name",
+     50
+    ],
+    [
+     "uid",
+     51
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
   {},
   {},
   {},
@@ -707,8 +760,6 @@ export const data = JSON.parse(String.raw`{
    "def": 1,
    "o": 1
   },
-  {},
-  {},
   {},
   {},
   {},

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './csidriver.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'CSIDriver',
@@ -29,33 +31,23 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSIDriver: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a CSIDriver: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
   const r2 = R[2];
   const r3 = R[3];
   const r4 = R[4];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k64 = ': supported values: "File", "None", "ReadWriteOnceWithFSType"';
-  const nf66 = H.numberFormat('int64')!;
-  const k67 = 'int64';
-  const nf80 = H.numberFormat('int64')!;
-  const k81 = 'int64';
-  const k86 = ': supported values: "Persistent", "Ephemeral"';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // CSIDriver
+  const r5 = R[5];
+  const s3 = S['ObjectMeta']!;
+  const k13 = ': supported values: "File", "None", "ReadWriteOnceWithFSType"';
+  const nf15 = H.numberFormat('int64')!;
+  const k16 = 'int64';
+  const nf29 = H.numberFormat('int64')!;
+  const k30 = 'int64';
+  const k35 = ': supported values: "Persistent", "Ephemeral"';
+  function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -73,579 +65,205 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           }
           case 'metadata': {
             const y4: any = x[k1];
-            if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-              H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-            else {
-              for (const k5 in y4) {
-                switch (k5.length) {
-                  case 11:
-                    if (k5 === 'annotations') {
-                      const y6: any = y4[k5];
-                      if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                      else {
-                        for (const k7 in y6) {
-                          const y8: any = y6[k7];
-                          if (!(typeof y8 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 17:
-                    if (k5 === 'creationTimestamp') {
-                      const y9: any = y4[k5];
-                      if (!(typeof y9 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                      else {
-                        if (!sf10(y9))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                      }
-                    } else if (k5 === 'deletionTimestamp') {
-                      const y15: any = y4[k5];
-                      if (!(typeof y15 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                      else {
-                        if (!sf16(y15))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                      }
-                    }
-                    break;
-                  case 26:
-                    if (k5 === 'deletionGracePeriodSeconds') {
-                      const y12: any = y4[k5];
-                      if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, 'integer');
-                      else {
-                        if (!nf13(y12))
-                          H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                      }
-                    }
-                    break;
-                  case 10:
-                    if (k5 === 'finalizers') {
-                      const y18: any = y4[k5];
-                      if (!Array.isArray(y18))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                      else {
-                        for (let i19 = 0; i19 < y18.length; i19++) {
-                          const y20: any = y18[i19];
-                          if (!(typeof y20 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                        }
-                        if (y18.length > 1 && H.setHasDup(y18))
-                          H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                      }
-                    } else if (k5 === 'generation') {
-                      const y22: any = y4[k5];
-                      if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                      else {
-                        if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                      }
-                    }
-                    break;
-                  case 12:
-                    if (k5 === 'generateName') {
-                      const y21: any = y4[k5];
-                      if (!(typeof y21 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                    }
-                    break;
-                  case 6:
-                    if (k5 === 'labels') {
-                      const y25: any = y4[k5];
-                      if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                      else {
-                        for (const k26 in y25) {
-                          const y27: any = y25[k26];
-                          if (!(typeof y27 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 13:
-                    if (k5 === 'managedFields') {
-                      const y28: any = y4[k5];
-                      if (!Array.isArray(y28))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                      else {
-                        for (let i29 = 0; i29 < y28.length; i29++) {
-                          const y30: any = y28[i29];
-                          if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                              y30,
-                              'object',
-                            );
-                          else {
-                            for (const k31 in y30) {
-                              switch (k31.length) {
-                                case 10:
-                                  if (k31 === 'apiVersion') {
-                                    const y32: any = y30[k31];
-                                    if (!(typeof y32 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'apiVersion',
-                                        ),
-                                        y32,
-                                        'string',
-                                      );
-                                  } else if (k31 === 'fieldsType') {
-                                    const y33: any = y30[k31];
-                                    if (!(typeof y33 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsType',
-                                        ),
-                                        y33,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 8:
-                                  if (k31 === 'fieldsV1') {
-                                    const y34: any = y30[k31];
-                                    if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsV1',
-                                        ),
-                                        y34,
-                                        'object',
-                                      );
-                                  }
-                                  break;
-                                case 7:
-                                  if (k31 === 'manager') {
-                                    const y35: any = y30[k31];
-                                    if (!(typeof y35 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'manager',
-                                        ),
-                                        y35,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 9:
-                                  if (k31 === 'operation') {
-                                    const y36: any = y30[k31];
-                                    if (!(typeof y36 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'operation',
-                                        ),
-                                        y36,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 11:
-                                  if (k31 === 'subresource') {
-                                    const y37: any = y30[k31];
-                                    if (!(typeof y37 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'subresource',
-                                        ),
-                                        y37,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k31 === 'time') {
-                                    const y38: any = y30[k31];
-                                    if (!(typeof y38 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                        y38,
-                                        'string',
-                                      );
-                                    else {
-                                      if (!sf39(y38))
-                                        H.strFormat(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          k40,
-                                        );
-                                    }
-                                  }
-                                  break;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    break;
-                  case 4:
-                    if (k5 === 'name') {
-                      const y41: any = y4[k5];
-                      if (!(typeof y41 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                    }
-                    break;
-                  case 9:
-                    if (k5 === 'namespace') {
-                      const y42: any = y4[k5];
-                      if (!(typeof y42 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                    }
-                    break;
-                  case 15:
-                    if (k5 === 'ownerReferences') {
-                      const y43: any = y4[k5];
-                      if (!Array.isArray(y43))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                      else {
-                        for (let i44 = 0; i44 < y43.length; i44++) {
-                          const y45: any = y43[i44];
-                          if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                              y45,
-                              'object',
-                            );
-                          else {
-                            for (const k46 in y45) {
-                              switch (k46.length) {
-                                case 10:
-                                  if (k46 === 'apiVersion') {
-                                    const y47: any = y45[k46];
-                                    if (!(typeof y47 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'apiVersion',
-                                        ),
-                                        y47,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'controller') {
-                                    const y49: any = y45[k46];
-                                    if (!(typeof y49 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'controller',
-                                        ),
-                                        y49,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 18:
-                                  if (k46 === 'blockOwnerDeletion') {
-                                    const y48: any = y45[k46];
-                                    if (!(typeof y48 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'blockOwnerDeletion',
-                                        ),
-                                        y48,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k46 === 'kind') {
-                                    const y50: any = y45[k46];
-                                    if (!(typeof y50 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                        y50,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'name') {
-                                    const y51: any = y45[k46];
-                                    if (!(typeof y51 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                        y51,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 3:
-                                  if (k46 === 'uid') {
-                                    const y52: any = y45[k46];
-                                    if (!(typeof y52 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                        y52,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                              }
-                            }
-                            if (!hop.call(y45, 'apiVersion'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                              );
-                            if (!hop.call(y45, 'kind'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                              );
-                            if (!hop.call(y45, 'name'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                              );
-                            if (!hop.call(y45, 'uid'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                              );
-                          }
-                        }
-                        if (y43.length > 1 && H.mapHasDup(y43, k53))
-                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                      }
-                    } else if (k5 === 'resourceVersion') {
-                      const y54: any = y4[k5];
-                      if (!(typeof y54 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                    }
-                    break;
-                  case 8:
-                    if (k5 === 'selfLink') {
-                      const y55: any = y4[k5];
-                      if (!(typeof y55 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                    }
-                    break;
-                  case 3:
-                    if (k5 === 'uid') {
-                      const y56: any = y4[k5];
-                      if (!(typeof y56 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                    }
-                    break;
-                }
-              }
+            const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+            c.segs[d] = 'metadata';
+            c.kinds[d] = 0;
+            s3(y4, undefined, c, d + 1);
+            if (!H.noFinalizers(y4)) {
+              c.len = d + 1;
+              r0(y4, ov5, c);
             }
             break;
           }
           case 'spec': {
-            const y57: any = x[k1];
-            const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+            const y6: any = x[k1];
+            const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
             c.segs[d] = 'spec';
             c.kinds[d] = 0;
-            if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-              H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+            if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
+              H.typeErr(c, c.pathAt(d + 1), y6, 'object');
             else {
-              const oo59: any = ov58 !== undefined && H.isObject(ov58) ? ov58 : undefined;
-              for (const k60 in y57) {
-                switch (k60.length) {
+              const oo8: any = ov7 !== undefined && H.isObject(ov7) ? ov7 : undefined;
+              for (const k9 in y6) {
+                switch (k9.length) {
                   case 14:
-                    if (k60 === 'attachRequired') {
-                      const y61: any = y57[k60];
-                      const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                    if (k9 === 'attachRequired') {
+                      const y10: any = y6[k9];
+                      const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                       c.segs[d + 1] = 'attachRequired';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y61 === 'boolean')) H.typeErr(c, c.pathAt(d + 2), y61, 'boolean');
+                      if (!(typeof y10 === 'boolean')) H.typeErr(c, c.pathAt(d + 2), y10, 'boolean');
                       else {
                         if (c.update) {
                           c.len = d + 2;
-                          r0(y61, ov62, c);
+                          r1(y10, ov11, c);
                         }
                       }
-                    } else if (k60 === 'podInfoOnMount') {
-                      const y68: any = y57[k60];
-                      if (!(typeof y68 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'podInfoOnMount'), y68, 'boolean');
+                    } else if (k9 === 'podInfoOnMount') {
+                      const y17: any = y6[k9];
+                      if (!(typeof y17 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'podInfoOnMount'), y17, 'boolean');
                     }
                     break;
                   case 13:
-                    if (k60 === 'fsGroupPolicy') {
-                      const y63: any = y57[k60];
-                      if (!(typeof y63 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsGroupPolicy'), y63, 'string');
+                    if (k9 === 'fsGroupPolicy') {
+                      const y12: any = y6[k9];
+                      if (!(typeof y12 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsGroupPolicy'), y12, 'string');
                       else {
-                        if (!(y63 === 'File' || y63 === 'None' || y63 === 'ReadWriteOnceWithFSType'))
-                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'fsGroupPolicy'), y63, k64);
+                        if (!(y12 === 'File' || y12 === 'None' || y12 === 'ReadWriteOnceWithFSType'))
+                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'fsGroupPolicy'), y12, k13);
                       }
-                    } else if (k60 === 'tokenRequests') {
-                      const y73: any = y57[k60];
-                      const ov74: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                    } else if (k9 === 'tokenRequests') {
+                      const y22: any = y6[k9];
+                      const ov23: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                       c.segs[d + 1] = 'tokenRequests';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y73)) H.typeErr(c, c.pathAt(d + 2), y73, 'array');
+                      if (!Array.isArray(y22)) H.typeErr(c, c.pathAt(d + 2), y22, 'array');
                       else {
-                        for (let i75 = 0; i75 < y73.length; i75++) {
-                          const y76: any = y73[i75];
-                          if (!(typeof y76 === 'object' && y76 !== null && !Array.isArray(y76)))
-                            H.typeErr(c, H.pb(c.pathAt(d + 2), i75), y76, 'object');
+                        for (let i24 = 0; i24 < y22.length; i24++) {
+                          const y25: any = y22[i24];
+                          if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
+                            H.typeErr(c, H.pb(c.pathAt(d + 2), i24), y25, 'object');
                           else {
-                            for (const k77 in y76) {
-                              switch (k77) {
+                            for (const k26 in y25) {
+                              switch (k26) {
                                 case 'audience': {
-                                  const y78: any = y76[k77];
-                                  if (!(typeof y78 === 'string'))
-                                    H.typeErr(c, H.pj(H.pb(c.pathAt(d + 2), i75), 'audience'), y78, 'string');
+                                  const y27: any = y25[k26];
+                                  if (!(typeof y27 === 'string'))
+                                    H.typeErr(c, H.pj(H.pb(c.pathAt(d + 2), i24), 'audience'), y27, 'string');
                                   break;
                                 }
                                 case 'expirationSeconds': {
-                                  const y79: any = y76[k77];
-                                  if (!(typeof y79 === 'number' && Number.isInteger(y79)))
-                                    H.typeErr(c, H.pj(H.pb(c.pathAt(d + 2), i75), 'expirationSeconds'), y79, 'integer');
+                                  const y28: any = y25[k26];
+                                  if (!(typeof y28 === 'number' && Number.isInteger(y28)))
+                                    H.typeErr(c, H.pj(H.pb(c.pathAt(d + 2), i24), 'expirationSeconds'), y28, 'integer');
                                   else {
-                                    if (y79 < 600)
+                                    if (y28 < 600)
                                       H.minimum(
                                         c,
-                                        H.pj(H.pb(c.pathAt(d + 2), i75), 'expirationSeconds'),
-                                        y79,
+                                        H.pj(H.pb(c.pathAt(d + 2), i24), 'expirationSeconds'),
+                                        y28,
                                         600,
                                         false,
                                       );
-                                    if (y79 > 4294967296)
+                                    if (y28 > 4294967296)
                                       H.maximum(
                                         c,
-                                        H.pj(H.pb(c.pathAt(d + 2), i75), 'expirationSeconds'),
-                                        y79,
+                                        H.pj(H.pb(c.pathAt(d + 2), i24), 'expirationSeconds'),
+                                        y28,
                                         4294967296,
                                         false,
                                       );
-                                    if (!nf80(y79))
-                                      H.numFormat(c, H.pj(H.pb(c.pathAt(d + 2), i75), 'expirationSeconds'), y79, k81);
+                                    if (!nf29(y28))
+                                      H.numFormat(c, H.pj(H.pb(c.pathAt(d + 2), i24), 'expirationSeconds'), y28, k30);
                                   }
                                   break;
                                 }
                               }
                             }
-                            if (!hop.call(y76, 'audience')) H.required(c, H.pj(H.pb(c.pathAt(d + 2), i75), 'audience'));
                           }
                         }
-                        c.len = d + 2;
-                        r1(y73, ov74, c);
+                        if (!H.fewerThanTwo(y22)) {
+                          c.len = d + 2;
+                          r2(y22, ov23, c);
+                        }
                       }
                     }
                     break;
                   case 34:
-                    if (k60 === 'nodeAllocatableUpdatePeriodSeconds') {
-                      const y65: any = y57[k60];
-                      if (!(typeof y65 === 'number' && Number.isInteger(y65)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y65, 'integer');
+                    if (k9 === 'nodeAllocatableUpdatePeriodSeconds') {
+                      const y14: any = y6[k9];
+                      if (!(typeof y14 === 'number' && Number.isInteger(y14)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y14, 'integer');
                       else {
-                        if (y65 < 10)
-                          H.minimum(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y65, 10, false);
-                        if (!nf66(y65))
-                          H.numFormat(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y65, k67);
+                        if (y14 < 10)
+                          H.minimum(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y14, 10, false);
+                        if (!nf15(y14))
+                          H.numFormat(c, H.pj(c.pathAt(d + 1), 'nodeAllocatableUpdatePeriodSeconds'), y14, k16);
                       }
                     }
                     break;
                   case 17:
-                    if (k60 === 'requiresRepublish') {
-                      const y69: any = y57[k60];
-                      if (!(typeof y69 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'requiresRepublish'), y69, 'boolean');
+                    if (k9 === 'requiresRepublish') {
+                      const y18: any = y6[k9];
+                      if (!(typeof y18 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'requiresRepublish'), y18, 'boolean');
                     }
                     break;
                   case 12:
-                    if (k60 === 'seLinuxMount') {
-                      const y70: any = y57[k60];
-                      if (!(typeof y70 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'seLinuxMount'), y70, 'boolean');
+                    if (k9 === 'seLinuxMount') {
+                      const y19: any = y6[k9];
+                      if (!(typeof y19 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'seLinuxMount'), y19, 'boolean');
                     }
                     break;
                   case 28:
-                    if (k60 === 'serviceAccountTokenInSecrets') {
-                      const y71: any = y57[k60];
-                      if (!(typeof y71 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'serviceAccountTokenInSecrets'), y71, 'boolean');
+                    if (k9 === 'serviceAccountTokenInSecrets') {
+                      const y20: any = y6[k9];
+                      if (!(typeof y20 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'serviceAccountTokenInSecrets'), y20, 'boolean');
                     }
                     break;
                   case 15:
-                    if (k60 === 'storageCapacity') {
-                      const y72: any = y57[k60];
-                      if (!(typeof y72 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'storageCapacity'), y72, 'boolean');
+                    if (k9 === 'storageCapacity') {
+                      const y21: any = y6[k9];
+                      if (!(typeof y21 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'storageCapacity'), y21, 'boolean');
                     }
                     break;
                   case 20:
-                    if (k60 === 'volumeLifecycleModes') {
-                      const y82: any = y57[k60];
-                      const ov83: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                    if (k9 === 'volumeLifecycleModes') {
+                      const y31: any = y6[k9];
+                      const ov32: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                       c.segs[d + 1] = 'volumeLifecycleModes';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y82)) H.typeErr(c, c.pathAt(d + 2), y82, 'array');
+                      if (!Array.isArray(y31)) H.typeErr(c, c.pathAt(d + 2), y31, 'array');
                       else {
-                        for (let i84 = 0; i84 < y82.length; i84++) {
-                          const y85: any = y82[i84];
-                          if (!(typeof y85 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i84), y85, 'string');
+                        for (let i33 = 0; i33 < y31.length; i33++) {
+                          const y34: any = y31[i33];
+                          if (!(typeof y34 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i33), y34, 'string');
                           else {
-                            if (!(y85 === 'Persistent' || y85 === 'Ephemeral'))
-                              H.enumErr(c, H.pb(c.pathAt(d + 2), i84), y85, k86);
+                            if (!(y34 === 'Persistent' || y34 === 'Ephemeral'))
+                              H.enumErr(c, H.pb(c.pathAt(d + 2), i33), y34, k35);
                           }
                         }
-                        if (y82.length > 1 && H.setHasDup(y82)) H.setDupErr(c, c.pathAt(d + 2), y82);
+                        if (y31.length > 1 && H.setHasDup(y31)) H.setDupErr(c, c.pathAt(d + 2), y31);
                         if (c.update) {
                           c.len = d + 2;
-                          r2(y82, ov83, c);
+                          r3(y31, ov32, c);
                         }
                       }
                     }
                     break;
                 }
               }
-              if (!hop.call(y57, 'attachRequired')) {
+              if (!hop.call(y6, 'attachRequired')) {
                 c.segs[d + 1] = 'attachRequired';
                 c.kinds[d + 1] = 0;
-                const ov87: any =
-                  ov58 !== undefined && H.isObject(ov58) && hop.call(ov58, 'attachRequired')
-                    ? ov58['attachRequired']
+                const ov36: any =
+                  ov7 !== undefined && H.isObject(ov7) && hop.call(ov7, 'attachRequired')
+                    ? ov7['attachRequired']
                     : undefined;
                 if (c.update) {
                   c.len = d + 2;
-                  r0(undefined, ov87, c);
+                  r1(undefined, ov36, c);
                 }
               }
-              if (!hop.call(y57, 'volumeLifecycleModes')) {
+              if (!hop.call(y6, 'volumeLifecycleModes')) {
                 c.segs[d + 1] = 'volumeLifecycleModes';
                 c.kinds[d + 1] = 0;
-                const ov88: any =
-                  ov58 !== undefined && H.isObject(ov58) && hop.call(ov58, 'volumeLifecycleModes')
-                    ? ov58['volumeLifecycleModes']
+                const ov37: any =
+                  ov7 !== undefined && H.isObject(ov7) && hop.call(ov7, 'volumeLifecycleModes')
+                    ? ov7['volumeLifecycleModes']
                     : undefined;
                 if (c.update) {
                   c.len = d + 2;
-                  r2(undefined, ov88, c);
+                  r3(undefined, ov37, c);
                 }
               }
               c.len = d + 1;
-              r3(y57, ov58, c);
+              r4(y6, ov7, c);
             }
             break;
           }
@@ -653,13 +271,10 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       }
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
     }
-  }
-  function f50(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r4(x, o, c);
+    r5(x, o, c);
   }
-  return f50;
+  return f52;
 }
 
 /**
@@ -668,8 +283,9 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'serviceAccountTokenInSecrets'))) || A.B(!A.B(A.sel(s, 'serviceAccountTokenInSecrets')))) ||
-    A.B(A.B(A.has(s, 'tokenRequests')) && A.B(A.I(A.L(A.sel(s, 'tokenRequests')).length) > A.I(0))),
+    !A.has(s, 'serviceAccountTokenInSecrets') ||
+    !A.B(A.sel(s, 'serviceAccountTokenInSecrets')) ||
+    (A.has(s, 'tokenRequests') && A.L(A.sel(s, 'tokenRequests')).length > 0),
 ];
 
 /** The CSIDriver validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -684,6 +300,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -31,6 +31,15 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.2",
      "x-cluster-rules": [
       {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      },
+      {
        "rule": "note",
        "text": "metadata.name must equal the name of the Node it describes, and the object carries an owner reference to that Node; the node agent creates it so, nothing checks it at the API server.",
        "enforcedBy": "node",
@@ -41,7 +50,14 @@ export const data = JSON.parse(String.raw`{
     "spec": {
      "$ref": "#/components/schemas/CSINodeSpec",
      "description": "The specification of the CSINode.",
-     "x-cluster-source": "doc2 2.2"
+     "x-cluster-source": "doc2 2.2",
+     "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "{}",
+       "source": "upstream"
+      }
+     ]
     }
    }
   },
@@ -80,9 +96,14 @@ export const data = JSON.parse(String.raw`{
     },
     "nodeID": {
      "type": "string",
-     "maxLength": 256,
      "description": "The node's ID as the driver sees it; lets the platform refer to a node by the storage system's own name. At most 256 characters.",
      "x-cluster-source": "doc2 2.2",
+     "x-cluster-validations": [
+      {
+       "rule": "size(self) <= 256",
+       "message": "must be 256 characters or less"
+      }
+     ],
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
@@ -94,28 +115,17 @@ export const data = JSON.parse(String.raw`{
     "topologyKeys": {
      "type": "array",
      "items": {
-      "type": "string",
-      "x-cluster-rules": [
-       {
-        "rule": "nonEmpty",
-        "source": "upstream"
-       },
-       {
-        "rule": "syntax",
-        "syntax": "qualifiedName",
-        "source": "upstream"
-       }
-      ]
+      "type": "string"
      },
      "description": "Topology keys the driver supports. The driver reports the same keys and values when initialized on a node, and the node agent exposes them as labels on its node object. They are used in topology-aware provisioning to decide which labels to pass to the driver. May differ between nodes; may be empty if the driver has no topology support.",
      "x-cluster-source": "doc2 2.2",
      "x-cluster-list-type": "atomic",
      "x-cluster-rules": [
       {
-       "rule": "note",
-       "audience": "implementers",
-       "text": "Upstream rejects duplicate keys (Duplicate value, reported at the driver entry drivers[i]).",
-       "enforcedBy": "strategy",
+       "rule": "itemsAtParent",
+       "nonEmpty": true,
+       "distinct": true,
+       "syntax": "qualifiedName",
        "source": "upstream"
       }
      ]
@@ -150,6 +160,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-patch-strategy": "merge",
      "x-cluster-patch-merge-key": "name",
      "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "[]",
+       "source": "upstream"
+      },
       {
        "rule": "uniqueBy",
        "key": "name",
@@ -351,7 +366,12 @@ export const data = JSON.parse(String.raw`{
     "count": {
      "type": "integer",
      "format": "int32",
-     "minimum": 0,
+     "x-cluster-validations": [
+      {
+       "rule": "self >= 0",
+       "message": "must be greater than or equal to 0"
+      }
+     ],
      "description": "Maximum number of distinct volumes of this driver usable on the node. A volume attached and mounted counts once, and a volume shared by several Pods on a node counts once. Unset means unlimited.",
      "x-cluster-source": "doc2 2.2"
     }
@@ -359,6 +379,50 @@ export const data = JSON.parse(String.raw`{
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSINode/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      },
+      {
+       "rule": "note",
+       "text": "metadata.name must equal the name of the Node it describes, and the object carries an owner reference to that Node; the node agent creates it so, nothing checks it at the API server.",
+       "enforcedBy": "node",
+       "source": "doc2 2.2"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/VolumeNodeResources/properties/count"
+   },
+   "fast": [
+    0
+   ]
+  },
   {
    "t": "rule",
    "spec": {
@@ -394,24 +458,25 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
-   "t": "rule",
-   "spec": {
-    "rule": "nonEmpty",
-    "source": "upstream"
-   },
+   "t": "cel",
    "site": {
-    "ptr": "/components/schemas/CSINodeDriver/properties/topologyKeys/items"
-   }
+    "ptr": "/components/schemas/CSINodeDriver/properties/nodeID"
+   },
+   "fast": [
+    1
+   ]
   },
   {
    "t": "rule",
    "spec": {
-    "rule": "syntax",
+    "rule": "itemsAtParent",
+    "nonEmpty": true,
+    "distinct": true,
     "syntax": "qualifiedName",
     "source": "upstream"
    },
    "site": {
-    "ptr": "/components/schemas/CSINodeDriver/properties/topologyKeys/items"
+    "ptr": "/components/schemas/CSINodeDriver/properties/topologyKeys"
    }
   },
   {
@@ -429,7 +494,7 @@ export const data = JSON.parse(String.raw`{
     }
    },
    "fast": [
-    0
+    2
    ]
   },
   {
@@ -481,13 +546,7 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "p": [
-    [
-     "drivers",
-     7
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
@@ -557,7 +616,14 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "i": 22
+   "p": [
+    [
+     "drivers",
+     22
+    ]
+   ],
+   "def": 1,
+   "o": 1
   },
   {
    "a": 23,
@@ -588,8 +654,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "t": 28,
-   "o": 1
+   "i": 28
   },
   {},
   {},
@@ -659,25 +724,7 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "p": [
-    [
-     "allocatable",
-     41
-    ],
-    [
-     "name",
-     42
-    ],
-    [
-     "nodeID",
-     43
-    ],
-    [
-     "topologyKeys",
-     44
-    ]
-   ],
-   "def": 1,
+   "t": 41,
    "o": 1
   },
   {},
@@ -699,8 +746,30 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "count",
+     "allocatable",
+     42
+    ],
+    [
+     "name",
+     43
+    ],
+    [
+     "nodeID",
+     44
+    ],
+    [
+     "topologyKeys",
      45
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "count",
+     46
     ]
    ],
    "def": 1,
@@ -709,7 +778,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 46
+   "i": 47
   },
   {},
   {}

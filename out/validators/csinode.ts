@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './csinode.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'CSINode',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSINode: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a CSINode: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -40,24 +42,14 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r5 = R[5];
   const r6 = R[6];
   const r7 = R[7];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k65 = ['name'];
-  const nf73 = H.numberFormat('int32')!;
-  const k74 = 'int32';
-  const ok77 = H.fastSyntax['dns1123Subdomain']!;
-  const ok84 = H.fastSyntax['qualifiedName']!;
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // CSINode
+  const r8 = R[8];
+  const r9 = R[9];
+  const s3 = S['ObjectMeta']!;
+  const k14 = ['name'];
+  const nf25 = H.numberFormat('int32')!;
+  const k26 = 'int32';
+  const ok29 = H.fastSyntax['dns1123Subdomain']!;
+  function f50(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -75,396 +67,69 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           }
           case 'metadata': {
             const y4: any = x[k1];
+            const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
             c.segs[d] = 'metadata';
             c.kinds[d] = 0;
-            if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-              H.typeErr(c, c.pathAt(d + 1), y4, 'object');
-            else {
-              for (const k5 in y4) {
-                switch (k5.length) {
-                  case 11:
-                    if (k5 === 'annotations') {
-                      const y6: any = y4[k5];
-                      if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'annotations'), y6, 'object');
-                      else {
-                        for (const k7 in y6) {
-                          const y8: any = y6[k7];
-                          if (!(typeof y8 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'annotations'), k7), y8, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 17:
-                    if (k5 === 'creationTimestamp') {
-                      const y9: any = y4[k5];
-                      if (!(typeof y9 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'creationTimestamp'), y9, 'string');
-                      else {
-                        if (!sf10(y9)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'creationTimestamp'), y9, k11);
-                      }
-                    } else if (k5 === 'deletionTimestamp') {
-                      const y15: any = y4[k5];
-                      if (!(typeof y15 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'deletionTimestamp'), y15, 'string');
-                      else {
-                        if (!sf16(y15)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'deletionTimestamp'), y15, k17);
-                      }
-                    }
-                    break;
-                  case 26:
-                    if (k5 === 'deletionGracePeriodSeconds') {
-                      const y12: any = y4[k5];
-                      if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'deletionGracePeriodSeconds'), y12, 'integer');
-                      else {
-                        if (!nf13(y12)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'deletionGracePeriodSeconds'), y12, k14);
-                      }
-                    }
-                    break;
-                  case 10:
-                    if (k5 === 'finalizers') {
-                      const y18: any = y4[k5];
-                      if (!Array.isArray(y18)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'finalizers'), y18, 'array');
-                      else {
-                        for (let i19 = 0; i19 < y18.length; i19++) {
-                          const y20: any = y18[i19];
-                          if (!(typeof y20 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'finalizers'), i19), y20, 'string');
-                        }
-                        if (y18.length > 1 && H.setHasDup(y18))
-                          H.setDupErr(c, H.pj(c.pathAt(d + 1), 'finalizers'), y18);
-                      }
-                    } else if (k5 === 'generation') {
-                      const y22: any = y4[k5];
-                      if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'generation'), y22, 'integer');
-                      else {
-                        if (!nf23(y22)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'generation'), y22, k24);
-                      }
-                    }
-                    break;
-                  case 12:
-                    if (k5 === 'generateName') {
-                      const y21: any = y4[k5];
-                      if (!(typeof y21 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'generateName'), y21, 'string');
-                    }
-                    break;
-                  case 6:
-                    if (k5 === 'labels') {
-                      const y25: any = y4[k5];
-                      if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'labels'), y25, 'object');
-                      else {
-                        for (const k26 in y25) {
-                          const y27: any = y25[k26];
-                          if (!(typeof y27 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'labels'), k26), y27, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 13:
-                    if (k5 === 'managedFields') {
-                      const y28: any = y4[k5];
-                      if (!Array.isArray(y28)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'managedFields'), y28, 'array');
-                      else {
-                        for (let i29 = 0; i29 < y28.length; i29++) {
-                          const y30: any = y28[i29];
-                          if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), y30, 'object');
-                          else {
-                            for (const k31 in y30) {
-                              switch (k31.length) {
-                                case 10:
-                                  if (k31 === 'apiVersion') {
-                                    const y32: any = y30[k31];
-                                    if (!(typeof y32 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'apiVersion'),
-                                        y32,
-                                        'string',
-                                      );
-                                  } else if (k31 === 'fieldsType') {
-                                    const y33: any = y30[k31];
-                                    if (!(typeof y33 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'fieldsType'),
-                                        y33,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 8:
-                                  if (k31 === 'fieldsV1') {
-                                    const y34: any = y30[k31];
-                                    if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'fieldsV1'),
-                                        y34,
-                                        'object',
-                                      );
-                                  }
-                                  break;
-                                case 7:
-                                  if (k31 === 'manager') {
-                                    const y35: any = y30[k31];
-                                    if (!(typeof y35 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'manager'),
-                                        y35,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 9:
-                                  if (k31 === 'operation') {
-                                    const y36: any = y30[k31];
-                                    if (!(typeof y36 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'operation'),
-                                        y36,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 11:
-                                  if (k31 === 'subresource') {
-                                    const y37: any = y30[k31];
-                                    if (!(typeof y37 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'subresource'),
-                                        y37,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k31 === 'time') {
-                                    const y38: any = y30[k31];
-                                    if (!(typeof y38 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'time'),
-                                        y38,
-                                        'string',
-                                      );
-                                    else {
-                                      if (!sf39(y38))
-                                        H.strFormat(
-                                          c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          k40,
-                                        );
-                                    }
-                                  }
-                                  break;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    break;
-                  case 4:
-                    if (k5 === 'name') {
-                      const y41: any = y4[k5];
-                      if (!(typeof y41 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'name'), y41, 'string');
-                    }
-                    break;
-                  case 9:
-                    if (k5 === 'namespace') {
-                      const y42: any = y4[k5];
-                      if (!(typeof y42 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'namespace'), y42, 'string');
-                    }
-                    break;
-                  case 15:
-                    if (k5 === 'ownerReferences') {
-                      const y43: any = y4[k5];
-                      if (!Array.isArray(y43)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'ownerReferences'), y43, 'array');
-                      else {
-                        for (let i44 = 0; i44 < y43.length; i44++) {
-                          const y45: any = y43[i44];
-                          if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), y45, 'object');
-                          else {
-                            for (const k46 in y45) {
-                              switch (k46.length) {
-                                case 10:
-                                  if (k46 === 'apiVersion') {
-                                    const y47: any = y45[k46];
-                                    if (!(typeof y47 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'apiVersion'),
-                                        y47,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'controller') {
-                                    const y49: any = y45[k46];
-                                    if (!(typeof y49 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'controller'),
-                                        y49,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 18:
-                                  if (k46 === 'blockOwnerDeletion') {
-                                    const y48: any = y45[k46];
-                                    if (!(typeof y48 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'blockOwnerDeletion'),
-                                        y48,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k46 === 'kind') {
-                                    const y50: any = y45[k46];
-                                    if (!(typeof y50 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'kind'),
-                                        y50,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'name') {
-                                    const y51: any = y45[k46];
-                                    if (!(typeof y51 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'name'),
-                                        y51,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 3:
-                                  if (k46 === 'uid') {
-                                    const y52: any = y45[k46];
-                                    if (!(typeof y52 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'uid'),
-                                        y52,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                              }
-                            }
-                            if (!hop.call(y45, 'apiVersion'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'apiVersion'));
-                            if (!hop.call(y45, 'kind'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'kind'));
-                            if (!hop.call(y45, 'name'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'name'));
-                            if (!hop.call(y45, 'uid'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'ownerReferences'), i44), 'uid'));
-                          }
-                        }
-                        if (y43.length > 1 && H.mapHasDup(y43, k53))
-                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'ownerReferences'), y43, k53);
-                      }
-                    } else if (k5 === 'resourceVersion') {
-                      const y54: any = y4[k5];
-                      if (!(typeof y54 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'resourceVersion'), y54, 'string');
-                    }
-                    break;
-                  case 8:
-                    if (k5 === 'selfLink') {
-                      const y55: any = y4[k5];
-                      if (!(typeof y55 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'selfLink'), y55, 'string');
-                    }
-                    break;
-                  case 3:
-                    if (k5 === 'uid') {
-                      const y56: any = y4[k5];
-                      if (!(typeof y56 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'uid'), y56, 'string');
-                    }
-                    break;
-                }
-              }
+            s3(y4, undefined, c, d + 1);
+            if (!H.noFinalizers(y4)) {
+              c.len = d + 1;
+              r0(y4, ov5, c);
             }
             break;
           }
           case 'spec': {
-            const y57: any = x[k1];
-            const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+            const y6: any = x[k1];
+            const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
             c.segs[d] = 'spec';
             c.kinds[d] = 0;
-            if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-              H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+            if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
+              H.typeErr(c, c.pathAt(d + 1), y6, 'object');
             else {
-              const oo59: any = ov58 !== undefined && H.isObject(ov58) ? ov58 : undefined;
-              for (const k60 in y57) {
-                switch (k60) {
+              const oo8: any = ov7 !== undefined && H.isObject(ov7) ? ov7 : undefined;
+              for (const k9 in y6) {
+                switch (k9) {
                   case 'drivers': {
-                    const y61: any = y57[k60];
-                    const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                    const y10: any = y6[k9];
+                    const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                     c.segs[d + 1] = 'drivers';
                     c.kinds[d + 1] = 0;
-                    if (!Array.isArray(y61)) H.typeErr(c, c.pathAt(d + 2), y61, 'array');
+                    if (!Array.isArray(y10)) H.typeErr(c, c.pathAt(d + 2), y10, 'array');
                     else {
-                      const ob66 = c.update && Array.isArray(ov62) ? H.oldByKey(ov62, k65) : null;
-                      for (let i63 = 0; i63 < y61.length; i63++) {
-                        const y64: any = y61[i63];
-                        const oi67: any = H.oldItem(ob66, y64, k65);
-                        c.segs[d + 2] = i63;
+                      const ob15 = c.update && Array.isArray(ov11) ? H.oldByKey(ov11, k14) : null;
+                      for (let i12 = 0; i12 < y10.length; i12++) {
+                        const y13: any = y10[i12];
+                        const oi16: any = H.oldItem(ob15, y13, k14);
+                        c.segs[d + 2] = i12;
                         c.kinds[d + 2] = 1;
-                        if (!(typeof y64 === 'object' && y64 !== null && !Array.isArray(y64)))
-                          H.typeErr(c, c.pathAt(d + 3), y64, 'object');
+                        if (!(typeof y13 === 'object' && y13 !== null && !Array.isArray(y13)))
+                          H.typeErr(c, c.pathAt(d + 3), y13, 'object');
                         else {
-                          const oo68: any = oi67 !== undefined && H.isObject(oi67) ? oi67 : undefined;
-                          for (const k69 in y64) {
-                            switch (k69) {
+                          const oo17: any = oi16 !== undefined && H.isObject(oi16) ? oi16 : undefined;
+                          for (const k18 in y13) {
+                            switch (k18) {
                               case 'allocatable': {
-                                const y70: any = y64[k69];
-                                if (!(typeof y70 === 'object' && y70 !== null && !Array.isArray(y70)))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 3), 'allocatable'), y70, 'object');
+                                const y19: any = y13[k18];
+                                const ov20: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                                c.segs[d + 3] = 'allocatable';
+                                c.kinds[d + 3] = 0;
+                                if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
+                                  H.typeErr(c, c.pathAt(d + 4), y19, 'object');
                                 else {
-                                  for (const k71 in y70) {
-                                    switch (k71) {
+                                  const oo21: any = ov20 !== undefined && H.isObject(ov20) ? ov20 : undefined;
+                                  for (const k22 in y19) {
+                                    switch (k22) {
                                       case 'count': {
-                                        const y72: any = y70[k71];
-                                        if (!(typeof y72 === 'number' && Number.isInteger(y72)))
-                                          H.typeErr(
-                                            c,
-                                            H.pj(H.pj(c.pathAt(d + 3), 'allocatable'), 'count'),
-                                            y72,
-                                            'integer',
-                                          );
+                                        const y23: any = y19[k22];
+                                        const ov24: any =
+                                          oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                                        c.segs[d + 4] = 'count';
+                                        c.kinds[d + 4] = 0;
+                                        if (!(typeof y23 === 'number' && Number.isInteger(y23)))
+                                          H.typeErr(c, c.pathAt(d + 5), y23, 'integer');
                                         else {
-                                          if (y72 < 0)
-                                            H.minimum(
-                                              c,
-                                              H.pj(H.pj(c.pathAt(d + 3), 'allocatable'), 'count'),
-                                              y72,
-                                              0,
-                                              false,
-                                            );
-                                          if (!nf73(y72))
-                                            H.numFormat(
-                                              c,
-                                              H.pj(H.pj(c.pathAt(d + 3), 'allocatable'), 'count'),
-                                              y72,
-                                              k74,
-                                            );
+                                          if (!nf25(y23)) H.numFormat(c, c.pathAt(d + 5), y23, k26);
+                                          c.len = d + 5;
+                                          r1(y23, ov24, c);
                                         }
                                         break;
                                       }
@@ -474,89 +139,84 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                 break;
                               }
                               case 'name': {
-                                const y75: any = y64[k69];
-                                const ov76: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                const y27: any = y13[k18];
+                                const ov28: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'name';
                                 c.kinds[d + 3] = 0;
-                                if (!(typeof y75 === 'string')) H.typeErr(c, c.pathAt(d + 4), y75, 'string');
+                                if (!(typeof y27 === 'string')) H.typeErr(c, c.pathAt(d + 4), y27, 'string');
                                 else {
-                                  if (y75.length > 63 && H.runeCount(y75) > 63) H.maxLen(c, c.pathAt(d + 4), 63);
-                                  c.len = d + 4;
-                                  r0(y75, ov76, c);
-                                  if (typeof y75 !== 'string' || !ok77(y75)) {
+                                  if (y27.length > 63 && H.runeCount(y27) > 63) H.maxLen(c, c.pathAt(d + 4), 63);
+                                  if (!H.surelyNonEmpty(y27)) {
                                     c.len = d + 4;
-                                    r1(y75, ov76, c);
+                                    r2(y27, ov28, c);
+                                  }
+                                  if (typeof y27 !== 'string' || !ok29(y27)) {
+                                    c.len = d + 4;
+                                    r3(y27, ov28, c);
                                   }
                                 }
                                 break;
                               }
                               case 'nodeID': {
-                                const y78: any = y64[k69];
-                                const ov79: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                const y30: any = y13[k18];
+                                const ov31: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'nodeID';
                                 c.kinds[d + 3] = 0;
-                                if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 4), y78, 'string');
+                                if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 4), y30, 'string');
                                 else {
-                                  if (y78.length > 256 && H.runeCount(y78) > 256) H.maxLen(c, c.pathAt(d + 4), 256);
+                                  if (!H.surelyNonEmpty(y30)) {
+                                    c.len = d + 4;
+                                    r4(y30, ov31, c);
+                                  }
                                   c.len = d + 4;
-                                  r2(y78, ov79, c);
+                                  r5(y30, ov31, c);
                                 }
                                 break;
                               }
                               case 'topologyKeys': {
-                                const y80: any = y64[k69];
-                                const ov81: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                const y32: any = y13[k18];
+                                const ov33: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'topologyKeys';
                                 c.kinds[d + 3] = 0;
-                                if (!Array.isArray(y80)) H.typeErr(c, c.pathAt(d + 4), y80, 'array');
+                                if (!Array.isArray(y32)) H.typeErr(c, c.pathAt(d + 4), y32, 'array');
                                 else {
-                                  for (let i82 = 0; i82 < y80.length; i82++) {
-                                    const y83: any = y80[i82];
-                                    c.segs[d + 4] = i82;
-                                    c.kinds[d + 4] = 1;
-                                    if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 5), y83, 'string');
-                                    else {
-                                      c.len = d + 5;
-                                      r3(y83, undefined, c);
-                                      if (typeof y83 !== 'string' || !ok84(y83)) {
-                                        c.len = d + 5;
-                                        r4(y83, undefined, c);
-                                      }
-                                    }
+                                  for (let i34 = 0; i34 < y32.length; i34++) {
+                                    const y35: any = y32[i34];
+                                    if (!(typeof y35 === 'string'))
+                                      H.typeErr(c, H.pb(c.pathAt(d + 4), i34), y35, 'string');
                                   }
+                                  c.len = d + 4;
+                                  r6(y32, ov33, c);
                                 }
                                 break;
                               }
                             }
                           }
-                          if (!hop.call(y64, 'name')) H.required(c, H.pj(c.pathAt(d + 3), 'name'));
-                          if (!hop.call(y64, 'nodeID')) H.required(c, H.pj(c.pathAt(d + 3), 'nodeID'));
+                          if (!hop.call(y13, 'name')) H.required(c, H.pj(c.pathAt(d + 3), 'name'));
+                          if (!hop.call(y13, 'nodeID')) H.required(c, H.pj(c.pathAt(d + 3), 'nodeID'));
                         }
                         c.len = d + 3;
-                        r5(y64, oi67, c);
+                        r7(y13, oi16, c);
                       }
-                      c.len = d + 2;
-                      r6(y61, ov62, c);
+                      if (!H.fewerThanTwo(y10)) {
+                        c.len = d + 2;
+                        r8(y10, ov11, c);
+                      }
                     }
                     break;
                   }
                 }
               }
-              if (!hop.call(y57, 'drivers')) H.required(c, H.pj(c.pathAt(d + 1), 'drivers'));
             }
             break;
           }
         }
       }
-      if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
     }
-  }
-  function f48(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r7(x, o, c);
+    r9(x, o, c);
   }
-  return f48;
+  return f50;
 }
 
 /**
@@ -564,13 +224,13 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  * leaves the rule to the CEL interpreter, which reports every failure.
  */
 export const compiledCel: readonly CompiledCelFast[] = [
+  (s: any, o: any): boolean => A.I(s) >= 0,
+  (s: any, o: any): boolean => A.strSize(s) <= 256,
   (s: any, o: any): boolean =>
-    A.B(A.S(A.sel(s, 'nodeID')) === A.S(A.sel(o, 'nodeID'))) &&
-    A.B(
-      A.eq(
-        A.B(A.has(s, 'topologyKeys')) ? A.sel(s, 'topologyKeys') : [],
-        A.B(A.has(o, 'topologyKeys')) ? A.sel(o, 'topologyKeys') : [],
-      ),
+    A.S(A.sel(s, 'nodeID')) === A.S(A.sel(o, 'nodeID')) &&
+    A.eq(
+      A.has(s, 'topologyKeys') ? A.sel(s, 'topologyKeys') : [],
+      A.has(o, 'topologyKeys') ? A.sel(o, 'topologyKeys') : [],
     ),
 ];
 
@@ -586,6 +246,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -27,7 +27,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "capacity": {
      "$ref": "#/components/schemas/Quantity",
@@ -92,7 +103,13 @@ export const data = JSON.parse(String.raw`{
      "additionalProperties": {
       "type": "string"
      },
-     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value."
+     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value.",
+     "x-cluster-rules": [
+      {
+       "rule": "labelMap",
+       "source": "upstream"
+      }
+     ]
     }
    }
   },
@@ -107,7 +124,14 @@ export const data = JSON.parse(String.raw`{
    "properties": {
     "key": {
      "type": "string",
-     "description": "The label key that the selector applies to."
+     "description": "The label key that the selector applies to.",
+     "x-cluster-rules": [
+      {
+       "rule": "syntax",
+       "syntax": "labelKey",
+       "source": "upstream"
+      }
+     ]
     },
     "operator": {
      "type": "string",
@@ -122,12 +146,33 @@ export const data = JSON.parse(String.raw`{
     "values": {
      "type": "array",
      "items": {
-      "type": "string"
+      "type": "string",
+      "x-cluster-rules": [
+       {
+        "rule": "syntax",
+        "syntax": "labelValue",
+        "source": "upstream"
+       }
+      ]
      },
      "description": "Non-empty for In and NotIn, empty for Exists and DoesNotExist.",
      "x-cluster-list-type": "atomic"
     }
-   }
+   },
+   "x-cluster-validations": [
+    {
+     "rule": "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+     "message": "must be specified when \u0060operator\u0060 is 'In' or 'NotIn'",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".values"
+    },
+    {
+     "rule": "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+     "message": "may not be specified when \u0060operator\u0060 is 'Exists' or 'DoesNotExist'",
+     "reason": "FieldValueForbidden",
+     "fieldPath": ".values"
+    }
+   ]
   },
   "ManagedFieldsEntry": {
    "type": "object",
@@ -311,6 +356,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIStorageCapacity/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "quantityRange",
     "minimum": "0",
     "source": "upstream"
@@ -330,6 +404,17 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelKey",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/key"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/LabelSelectorRequirement/properties/operator"
@@ -337,6 +422,37 @@ export const data = JSON.parse(String.raw`{
    "fast": [
     0
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelValue",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/values/items"
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement"
+   },
+   "fast": [
+    1,
+    2
+   ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "labelMap",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelector/properties/matchLabels"
+   }
   },
   {
    "t": "rule",
@@ -417,69 +533,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     9
-    ],
-    [
-     "creationTimestamp",
-     10
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     11
-    ],
-    [
-     "deletionTimestamp",
-     10
-    ],
-    [
-     "finalizers",
-     12
-    ],
-    [
-     "generateName",
-     13
-    ],
-    [
-     "generation",
-     14
-    ],
-    [
-     "labels",
-     15
-    ],
-    [
-     "managedFields",
-     16
-    ],
-    [
-     "name",
-     17
-    ],
-    [
-     "namespace",
-     18
-    ],
-    [
-     "ownerReferences",
-     19
-    ],
-    [
-     "resourceVersion",
-     20
-    ],
-    [
-     "selfLink",
-     21
-    ],
-    [
-     "uid",
-     22
-    ]
-   ],
-   "def": 1,
+   "t": 9,
    "o": 1
   },
   {
@@ -489,12 +543,92 @@ export const data = JSON.parse(String.raw`{
    "def": 1
   },
   {
-   "t": 23,
+   "t": 10,
    "o": 1
   },
   {},
   {
-   "a": 24,
+   "p": [
+    [
+     "annotations",
+     11
+    ],
+    [
+     "creationTimestamp",
+     12
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     13
+    ],
+    [
+     "deletionTimestamp",
+     12
+    ],
+    [
+     "finalizers",
+     14
+    ],
+    [
+     "generateName",
+     15
+    ],
+    [
+     "generation",
+     16
+    ],
+    [
+     "labels",
+     17
+    ],
+    [
+     "managedFields",
+     18
+    ],
+    [
+     "name",
+     19
+    ],
+    [
+     "namespace",
+     20
+    ],
+    [
+     "ownerReferences",
+     21
+    ],
+    [
+     "resourceVersion",
+     22
+    ],
+    [
+     "selfLink",
+     23
+    ],
+    [
+     "uid",
+     24
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "matchExpressions",
+     25
+    ],
+    [
+     "matchLabels",
+     26
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "a": 27,
    "o": 1
   },
   {
@@ -502,37 +636,30 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 25
-  },
-  {},
-  {},
-  {
-   "a": 26,
-   "o": 1
-  },
-  {
-   "i": 27
-  },
-  {},
-  {},
-  {
    "i": 28
   },
   {},
   {},
+  {
+   "a": 29,
+   "o": 1
+  },
+  {
+   "i": 30
+  },
+  {},
   {},
   {
-   "p": [
-    [
-     "matchExpressions",
-     29
-    ],
-    [
-     "matchLabels",
-     30
-    ]
-   ],
-   "def": 1,
+   "i": 31
+  },
+  {},
+  {},
+  {},
+  {
+   "i": 32
+  },
+  {
+   "a": 33,
    "o": 1
   },
   {},
@@ -542,31 +669,31 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     31
-    ],
-    [
-     "fieldsType",
-     32
-    ],
-    [
-     "fieldsV1",
-     33
-    ],
-    [
-     "manager",
      34
     ],
     [
-     "operation",
+     "fieldsType",
      35
     ],
     [
-     "subresource",
+     "fieldsV1",
      36
     ],
     [
+     "manager",
+     37
+    ],
+    [
+     "operation",
+     38
+    ],
+    [
+     "subresource",
+     39
+    ],
+    [
      "time",
-     10
+     12
     ]
    ],
    "def": 1,
@@ -576,39 +703,51 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     37
-    ],
-    [
-     "blockOwnerDeletion",
-     38
-    ],
-    [
-     "controller",
-     39
-    ],
-    [
-     "kind",
      40
     ],
     [
-     "name",
+     "blockOwnerDeletion",
      41
     ],
     [
-     "uid",
+     "controller",
      42
+    ],
+    [
+     "kind",
+     43
+    ],
+    [
+     "name",
+     44
+    ],
+    [
+     "uid",
+     45
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 43
-  },
-  {
-   "a": 44,
+   "p": [
+    [
+     "key",
+     46
+    ],
+    [
+     "operator",
+     47
+    ],
+    [
+     "values",
+     48
+    ]
+   ],
+   "def": 1,
    "o": 1
   },
+  {},
   {},
   {},
   {
@@ -625,29 +764,10 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
-  {
-   "p": [
-    [
-     "key",
-     45
-    ],
-    [
-     "operator",
-     46
-    ],
-    [
-     "values",
-     47
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {},
   {},
   {},
   {
-   "i": 48
+   "i": 49
   },
   {}
  ],

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './csistoragecapacity.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'CSIStorageCapacity',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSIStorageCapacity: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a CSIStorageCapacity: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -38,24 +40,19 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r3 = R[3];
   const r4 = R[4];
   const r5 = R[5];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const sf59 = H.stringFormat('quantity')!;
-  const k60 = 'quantity';
-  const sf62 = H.stringFormat('quantity')!;
-  const k63 = 'quantity';
-  const ok85 = H.fastSyntax['dns1123Subdomain']!;
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // CSIStorageCapacity
+  const r6 = R[6];
+  const r7 = R[7];
+  const r8 = R[8];
+  const r9 = R[9];
+  const r10 = R[10];
+  const s3 = S['ObjectMeta']!;
+  const sf8 = H.stringFormat('quantity')!;
+  const k9 = 'quantity';
+  const sf11 = H.stringFormat('quantity')!;
+  const k12 = 'quantity';
+  const ok31 = H.fastSyntax['labelValue']!;
+  const ok38 = H.fastSyntax['dns1123Subdomain']!;
+  function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -76,506 +73,136 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             } else if (k1 === 'capacity') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'capacity';
               c.kinds[d] = 0;
-              if (!(typeof y57 === 'string')) H.typeErr(c, c.pathAt(d + 1), y57, 'string');
+              if (!(typeof y6 === 'string')) H.typeErr(c, c.pathAt(d + 1), y6, 'string');
               else {
-                if (!sf59(y57)) H.strFormat(c, c.pathAt(d + 1), y57, k60);
+                if (!sf8(y6)) H.strFormat(c, c.pathAt(d + 1), y6, k9);
               }
               c.len = d + 1;
-              r0(y57, ov58, c);
+              r1(y6, ov7, c);
             }
             break;
           case 17:
             if (k1 === 'maximumVolumeSize') {
-              const y61: any = x[k1];
-              if (!(typeof y61 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'maximumVolumeSize'), y61, 'string');
+              const y10: any = x[k1];
+              if (!(typeof y10 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'maximumVolumeSize'), y10, 'string');
               else {
-                if (!sf62(y61)) H.strFormat(c, H.pj(c.pathAt(d), 'maximumVolumeSize'), y61, k63);
+                if (!sf11(y10)) H.strFormat(c, H.pj(c.pathAt(d), 'maximumVolumeSize'), y10, k12);
               }
             }
             break;
           case 12:
             if (k1 === 'nodeTopology') {
-              const y64: any = x[k1];
-              const ov65: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y13: any = x[k1];
+              const ov14: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'nodeTopology';
               c.kinds[d] = 0;
-              if (!(typeof y64 === 'object' && y64 !== null && !Array.isArray(y64)))
-                H.typeErr(c, c.pathAt(d + 1), y64, 'object');
+              if (!(typeof y13 === 'object' && y13 !== null && !Array.isArray(y13)))
+                H.typeErr(c, c.pathAt(d + 1), y13, 'object');
               else {
-                const oo66: any = ov65 !== undefined && H.isObject(ov65) ? ov65 : undefined;
-                for (const k67 in y64) {
-                  switch (k67) {
+                const oo15: any = ov14 !== undefined && H.isObject(ov14) ? ov14 : undefined;
+                for (const k16 in y13) {
+                  switch (k16) {
                     case 'matchExpressions': {
-                      const y68: any = y64[k67];
-                      const ov69: any = oo66 !== undefined && hop.call(oo66, k67) ? oo66[k67] : undefined;
+                      const y17: any = y13[k16];
+                      const ov18: any = oo15 !== undefined && hop.call(oo15, k16) ? oo15[k16] : undefined;
                       c.segs[d + 1] = 'matchExpressions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y68)) H.typeErr(c, c.pathAt(d + 2), y68, 'array');
+                      if (!Array.isArray(y17)) H.typeErr(c, c.pathAt(d + 2), y17, 'array');
                       else {
-                        for (let i70 = 0; i70 < y68.length; i70++) {
-                          const y71: any = y68[i70];
-                          c.segs[d + 2] = i70;
+                        for (let i19 = 0; i19 < y17.length; i19++) {
+                          const y20: any = y17[i19];
+                          c.segs[d + 2] = i19;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y71 === 'object' && y71 !== null && !Array.isArray(y71)))
-                            H.typeErr(c, c.pathAt(d + 3), y71, 'object');
+                          if (!(typeof y20 === 'object' && y20 !== null && !Array.isArray(y20)))
+                            H.typeErr(c, c.pathAt(d + 3), y20, 'object');
                           else {
-                            const oo72: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                            for (const k73 in y71) {
-                              switch (k73) {
+                            const oo21: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                            for (const k22 in y20) {
+                              switch (k22) {
                                 case 'key': {
-                                  const y74: any = y71[k73];
-                                  if (!(typeof y74 === 'string'))
-                                    H.typeErr(c, H.pj(c.pathAt(d + 3), 'key'), y74, 'string');
+                                  const y23: any = y20[k22];
+                                  const ov24: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                                  c.segs[d + 3] = 'key';
+                                  c.kinds[d + 3] = 0;
+                                  if (!(typeof y23 === 'string')) H.typeErr(c, c.pathAt(d + 4), y23, 'string');
+                                  else {
+                                    c.len = d + 4;
+                                    r2(y23, ov24, c);
+                                  }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y75: any = y71[k73];
-                                  const ov76: any = oo72 !== undefined && hop.call(oo72, k73) ? oo72[k73] : undefined;
+                                  const y25: any = y20[k22];
+                                  const ov26: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y75 === 'string')) H.typeErr(c, c.pathAt(d + 4), y75, 'string');
+                                  if (!(typeof y25 === 'string')) H.typeErr(c, c.pathAt(d + 4), y25, 'string');
                                   else {
                                     c.len = d + 4;
-                                    r1(y75, ov76, c);
+                                    r3(y25, ov26, c);
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y77: any = y71[k73];
-                                  if (!Array.isArray(y77)) H.typeErr(c, H.pj(c.pathAt(d + 3), 'values'), y77, 'array');
+                                  const y27: any = y20[k22];
+                                  const ov28: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                                  c.segs[d + 3] = 'values';
+                                  c.kinds[d + 3] = 0;
+                                  if (!Array.isArray(y27)) H.typeErr(c, c.pathAt(d + 4), y27, 'array');
                                   else {
-                                    for (let i78 = 0; i78 < y77.length; i78++) {
-                                      const y79: any = y77[i78];
-                                      if (!(typeof y79 === 'string'))
-                                        H.typeErr(c, H.pb(H.pj(c.pathAt(d + 3), 'values'), i78), y79, 'string');
+                                    for (let i29 = 0; i29 < y27.length; i29++) {
+                                      const y30: any = y27[i29];
+                                      c.segs[d + 4] = i29;
+                                      c.kinds[d + 4] = 1;
+                                      if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 5), y30, 'string');
+                                      else {
+                                        if (typeof y30 !== 'string' || !ok31(y30)) {
+                                          c.len = d + 5;
+                                          r4(y30, undefined, c);
+                                        }
+                                      }
                                     }
                                   }
                                   break;
                                 }
                               }
                             }
-                            if (!hop.call(y71, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
-                            if (!hop.call(y71, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            if (!hop.call(y20, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
+                            if (!hop.call(y20, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            c.len = d + 3;
+                            r5(y20, undefined, c);
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y80: any = y64[k67];
-                      if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'matchLabels'), y80, 'object');
+                      const y32: any = y13[k16];
+                      const ov33: any = oo15 !== undefined && hop.call(oo15, k16) ? oo15[k16] : undefined;
+                      c.segs[d + 1] = 'matchLabels';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y32 === 'object' && y32 !== null && !Array.isArray(y32)))
+                        H.typeErr(c, c.pathAt(d + 2), y32, 'object');
                       else {
-                        for (const k81 in y80) {
-                          const y82: any = y80[k81];
-                          if (!(typeof y82 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'matchLabels'), k81), y82, 'string');
+                        for (const k34 in y32) {
+                          const y35: any = y32[k34];
+                          if (!(typeof y35 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k34), y35, 'string');
                         }
+                        c.len = d + 2;
+                        r6(y32, ov33, c);
                       }
                       break;
                     }
@@ -584,25 +211,25 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               }
               if (c.update) {
                 c.len = d + 1;
-                r2(y64, ov65, c);
+                r7(y13, ov14, c);
               }
             }
             break;
           case 16:
             if (k1 === 'storageClassName') {
-              const y83: any = x[k1];
-              const ov84: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y36: any = x[k1];
+              const ov37: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
-              if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 1), y83, 'string');
+              if (!(typeof y36 === 'string')) H.typeErr(c, c.pathAt(d + 1), y36, 'string');
               else {
                 if (c.update) {
                   c.len = d + 1;
-                  r3(y83, ov84, c);
+                  r8(y36, ov37, c);
                 }
-                if (typeof y83 !== 'string' || !ok85(y83)) {
+                if (typeof y36 !== 'string' || !ok38(y36)) {
                   c.len = d + 1;
-                  r4(y83, ov84, c);
+                  r9(y36, ov37, c);
                 }
               }
             }
@@ -613,31 +240,28 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'nodeTopology')) {
         c.segs[d] = 'nodeTopology';
         c.kinds[d] = 0;
-        const ov86: any =
+        const ov39: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeTopology') ? o['nodeTopology'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r2(undefined, ov86, c);
+          r7(undefined, ov39, c);
         }
       }
       if (!hop.call(x, 'storageClassName')) {
         c.segs[d] = 'storageClassName';
         c.kinds[d] = 0;
-        const ov87: any =
+        const ov40: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'storageClassName') ? o['storageClassName'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r3(undefined, ov87, c);
+          r8(undefined, ov40, c);
         }
       }
     }
-  }
-  function f50(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r5(x, o, c);
+    r10(x, o, c);
   }
-  return f50;
+  return f52;
 }
 
 /**
@@ -646,6 +270,12 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean => ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(A.S(s)),
+  (s: any, o: any): boolean =>
+    !['In', 'NotIn'].includes(A.S(A.sel(s, 'operator'))) || (A.has(s, 'values') && A.L(A.sel(s, 'values')).length > 0),
+  (s: any, o: any): boolean =>
+    !['Exists', 'DoesNotExist'].includes(A.S(A.sel(s, 'operator'))) ||
+    !A.has(s, 'values') ||
+    A.L(A.sel(s, 'values')).length === 0,
 ];
 
 /** The CSIStorageCapacity validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -660,6 +290,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -39,6 +39,12 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "Simple JSON path (array notation allowed) evaluated per custom resource to produce the column's value.",
      "x-cluster-source": "doc2 2.6",
+     "x-cluster-validations": [
+      {
+       "rule": "self == '' || self.startsWith('.')",
+       "message": "must be a simple json path starting with ."
+      }
+     ],
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
@@ -188,11 +194,6 @@ export const data = JSON.parse(String.raw`{
      "fieldPath": ".metadata.name"
     },
     {
-     "rule": "!has(self.status) || !has(self.status.storedVersions) || self.status.storedVersions.all(v, self.spec.versions.exists(x, x.name == v))",
-     "messageExpression": "self.status.storedVersions.filter(v, !self.spec.versions.exists(x, x.name == v)).map(v, 'missing from spec.versions; ' + v + ' was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ' + v + ' and removes ' + v + ' from status.storedVersions')[0]",
-     "fieldPath": ".status.storedVersions"
-    },
-    {
      "rule": "!(has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'Established' && c.status == 'True')) || self.spec.scope == oldSelf.spec.scope",
      "message": "field is immutable",
      "fieldPath": ".spec.scope"
@@ -212,7 +213,7 @@ export const data = JSON.parse(String.raw`{
     {
      "rule": "note",
      "audience": "implementers",
-     "text": "status.storedVersions: the strategy appends the storage version on create and update; the list must then be non-empty (\"must have at least one stored version\") and contain the current storage version (\"must have the storage version <v>\"); a version listed there cannot be removed from spec.versions (the CEL rule above, reported upstream at status.storedVersions[i]). It can only shrink through /status.",
+     "text": "status.storedVersions: the strategy appends the storage version on create and update; the list must then be non-empty (\"must have at least one stored version\") and contain the current storage version (\"must have the storage version <v>\"); a version listed there cannot be removed from spec.versions (reported at status.storedVersions[i], by runtime/crd, as a CEL fieldPath cannot index a list). It can only shrink through /status.",
      "enforcedBy": "strategy",
      "source": "conventions 9.4"
     },
@@ -406,6 +407,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "dns1123Subdomain",
+       "allowEmpty": true,
        "source": "conventions 9.4"
       }
      ],
@@ -592,13 +594,13 @@ export const data = JSON.parse(String.raw`{
      "maxLength": 256,
      "description": "Overrides the default warning sent to clients of a deprecated version. Settable only if deprecated is true. The default warns that the version is deprecated and suggests the latest version of equal or higher stability, if any. At most 256 printable UTF-8 characters, not empty.",
      "x-cluster-source": "doc2 2.6",
-     "x-cluster-rules": [
+     "x-cluster-validations": [
       {
-       "rule": "nonEmpty",
-       "whenAbsent": false,
-       "message": "must not be an empty string",
-       "source": "upstream"
-      },
+       "rule": "self != ''",
+       "message": "must not be an empty string"
+      }
+     ],
+     "x-cluster-rules": [
       {
        "rule": "note",
        "audience": "implementers",
@@ -666,7 +668,7 @@ export const data = JSON.parse(String.raw`{
     },
     {
      "rule": "has(self.schema) && has(self.schema.openAPIV3Schema)",
-     "message": "schemas are required",
+     "message": "",
      "reason": "FieldValueRequired",
      "fieldPath": ".schema.openAPIV3Schema"
     }
@@ -687,7 +689,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.6",
      "x-cluster-validations": [
       {
-       "rule": "self == '' || self.startsWith('.spec.') || self.startsWith('.status.')",
+       "rule": "self == '' || self.startsWith('.')",
+       "message": "must be a simple json path starting with ."
+      },
+      {
+       "rule": "!self.startsWith('.') || self.startsWith('.spec.') || self.startsWith('.status.')",
        "message": "should be a json path under either .spec or .status"
       }
      ]
@@ -696,9 +702,20 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "JSON path without array notation under .spec for the desired replicas. If no value is at the path, GET of the scale subresource returns an error.",
      "x-cluster-source": "doc2 2.6",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ],
      "x-cluster-validations": [
       {
-       "rule": "self.startsWith('.spec.')",
+       "rule": "self == '' || self.startsWith('.')",
+       "message": "must be a simple json path starting with ."
+      },
+      {
+       "rule": "!self.startsWith('.') || self.startsWith('.spec.')",
        "message": "should be a json path under .spec"
       }
      ]
@@ -707,9 +724,20 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "JSON path without array notation under .status for the observed replicas. If no value is at the path, the reported status replicas default to 0.",
      "x-cluster-source": "doc2 2.6",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ],
      "x-cluster-validations": [
       {
-       "rule": "self.startsWith('.status.')",
+       "rule": "self == '' || self.startsWith('.')",
+       "message": "must be a simple json path starting with ."
+      },
+      {
+       "rule": "!self.startsWith('.') || self.startsWith('.status.')",
        "message": "should be a json path under .status"
       }
      ]
@@ -1294,12 +1322,6 @@ export const data = JSON.parse(String.raw`{
        "enforcedBy": "strategy",
        "source": "doc2 2.6"
       }
-     ],
-     "x-cluster-validations": [
-      {
-       "rule": "self == '' || !self.startsWith('.metadata')",
-       "message": "must not point to fields in metadata"
-      }
      ]
     }
    }
@@ -1320,6 +1342,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
+       "message": "service name is required",
        "source": "upstream"
       }
      ]
@@ -1331,6 +1354,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
+       "message": "service namespace is required",
        "source": "upstream"
       }
      ]
@@ -1339,18 +1363,9 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "Optional URL path sent in requests to the service. It must start with '/', and every non-empty segment must be a DNS-1123 subdomain.",
      "x-cluster-source": "doc2 2.7",
-     "x-cluster-validations": [
-      {
-       "rule": "self == '' || self.startsWith('/')",
-       "message": "must start with a '/'"
-      }
-     ],
      "x-cluster-rules": [
       {
-       "rule": "note",
-       "audience": "implementers",
-       "text": "Each '/'-separated segment (after the leading '/', a trailing '/' ignored) must be non-empty (\"segment[i] may not be empty\") and a lowercase RFC 1123 subdomain (\"segment[i]: <DNS-1123 subdomain message>\"); \"/\" and \"\" are accepted.",
-       "enforcedBy": "strategy",
+       "rule": "servicePath",
        "source": "upstream"
       }
      ]
@@ -1359,10 +1374,14 @@ export const data = JSON.parse(String.raw`{
      "type": "integer",
      "format": "int32",
      "default": 443,
-     "minimum": 1,
-     "maximum": 65535,
      "description": "Port on the service that hosts the webhook; a valid port number, 1 to 65535. Default 443.",
-     "x-cluster-source": "doc2 2.7"
+     "x-cluster-source": "doc2 2.7",
+     "x-cluster-validations": [
+      {
+       "rule": "self >= 1 && self <= 65535",
+       "message": "port is not valid: must be between 1 and 65535, inclusive"
+      }
+     ]
     }
    }
   },
@@ -1514,6 +1533,8 @@ export const data = JSON.parse(String.raw`{
       },
       {
        "rule": "distinct",
+       "duplicateAt": "item",
+       "duplicateReason": "invalid",
        "message": "duplicate version",
        "source": "upstream"
       },
@@ -1540,6 +1561,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "nonEmpty",
+    "message": "service name is required",
     "source": "upstream"
    },
    "site": {
@@ -1550,6 +1572,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "nonEmpty",
+    "message": "service namespace is required",
     "source": "upstream"
    },
    "site": {
@@ -1557,9 +1580,19 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
-   "t": "cel",
+   "t": "rule",
+   "spec": {
+    "rule": "servicePath",
+    "source": "upstream"
+   },
    "site": {
     "ptr": "/components/schemas/ServiceReference/properties/path"
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/ServiceReference/properties/port"
    },
    "fast": [
     0
@@ -1610,6 +1643,8 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "distinct",
+    "duplicateAt": "item",
+    "duplicateReason": "invalid",
     "message": "duplicate version",
     "source": "upstream"
    },
@@ -1661,6 +1696,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "dns1123Subdomain",
+    "allowEmpty": true,
     "source": "conventions 9.4"
    },
    "site": {
@@ -1775,6 +1811,15 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/CustomResourceColumnDefinition/properties/jsonPath"
+   },
+   "fast": [
+    11
+   ]
+  },
+  {
    "t": "rule",
    "spec": {
     "rule": "nonEmpty",
@@ -1801,20 +1846,17 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceColumnDefinition/properties/type"
    },
    "fast": [
-    11
+    12
    ]
   },
   {
-   "t": "rule",
-   "spec": {
-    "rule": "nonEmpty",
-    "whenAbsent": false,
-    "message": "must not be an empty string",
-    "source": "upstream"
-   },
+   "t": "cel",
    "site": {
     "ptr": "/components/schemas/CustomResourceDefinitionVersion/properties/deprecationWarning"
-   }
+   },
+   "fast": [
+    13
+   ]
   },
   {
    "t": "rule",
@@ -1833,7 +1875,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/JSONSchemaProps/properties/type"
    },
    "fast": [
-    12
+    14
    ]
   },
   {
@@ -1842,7 +1884,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/JSONSchemaProps/properties/uniqueItems"
    },
    "fast": [
-    13
+    15
    ]
   },
   {
@@ -1851,7 +1893,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ValidationRule/properties/message"
    },
    "fast": [
-    14
+    16
    ]
   },
   {
@@ -1863,15 +1905,6 @@ export const data = JSON.parse(String.raw`{
    "site": {
     "ptr": "/components/schemas/SelectableField/properties/jsonPath"
    }
-  },
-  {
-   "t": "cel",
-   "site": {
-    "ptr": "/components/schemas/SelectableField/properties/jsonPath"
-   },
-   "fast": [
-    15
-   ]
   },
   {
    "t": "rule",
@@ -1890,8 +1923,20 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceSubresourceScale/properties/labelSelectorPath"
    },
    "fast": [
-    16
+    17,
+    18
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CustomResourceSubresourceScale/properties/specReplicasPath"
+   }
   },
   {
    "t": "cel",
@@ -1899,8 +1944,20 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceSubresourceScale/properties/specReplicasPath"
    },
    "fast": [
-    17
+    19,
+    20
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CustomResourceSubresourceScale/properties/statusReplicasPath"
+   }
   },
   {
    "t": "cel",
@@ -1908,7 +1965,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceSubresourceScale/properties/statusReplicasPath"
    },
    "fast": [
-    18
+    21,
+    22
    ]
   },
   {
@@ -1917,8 +1975,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceDefinitionVersion"
    },
    "fast": [
-    19,
-    20
+    23,
+    24
    ]
   },
   {
@@ -1939,7 +1997,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceDefinitionSpec/properties/versions"
    },
    "fast": [
-    21
+    25
    ]
   },
   {
@@ -1948,11 +2006,11 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceDefinitionSpec"
    },
    "fast": [
-    22,
-    23,
-    24,
-    25,
-    26
+    26,
+    27,
+    28,
+    29,
+    30
    ]
   },
   {
@@ -1961,11 +2019,10 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/CustomResourceDefinition"
    },
    "fast": [
-    27,
-    28,
-    29,
-    30,
-    31
+    31,
+    32,
+    33,
+    34
    ]
   },
   {

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './customresourcedefinition.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'CustomResourceDefinition',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CustomResourceDefinition: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a CustomResourceDefinition: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -76,220 +78,213 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r41 = R[41];
   const r42 = R[42];
   const r43 = R[43];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k66 = ': supported values: "None", "Webhook"';
-  const sf76 = H.stringFormat('byte')!;
-  const k77 = 'byte';
-  const nf89 = H.numberFormat('int32')!;
-  const k90 = 'int32';
-  const ok99 = H.fastSyntax['dns1035Label']!;
-  const ok103 = H.fastSyntax['dns1123Subdomain']!;
-  const ok112 = H.fastSyntax['dns1035Label']!;
-  const ok119 = H.fastSyntax['dns1035Label']!;
-  const ok124 = H.fastSyntax['dns1035Label']!;
-  const ok127 = H.fastSyntax['dns1035Label']!;
-  const k131 = ': supported values: "Cluster", "Namespaced"';
-  const nf152 = H.numberFormat('int32')!;
-  const k153 = 'int32';
-  const ok164 = H.fastSyntax['dns1035Label']!;
-  const nf202 = H.numberFormat('int64')!;
-  const k203 = 'int64';
-  const nf205 = H.numberFormat('int64')!;
-  const k206 = 'int64';
-  const nf208 = H.numberFormat('int64')!;
-  const k209 = 'int64';
-  const nf212 = H.numberFormat('int64')!;
-  const k213 = 'int64';
-  const nf215 = H.numberFormat('int64')!;
-  const k216 = 'int64';
-  const nf218 = H.numberFormat('int64')!;
-  const k219 = 'int64';
-  const k256 = ': supported values: "atomic", "set", "map"';
-  const k258 = ': supported values: "granular", "atomic"';
-  const k264 = ['rule'];
-  const k275 =
+  const r44 = R[44];
+  const r45 = R[45];
+  const r46 = R[46];
+  const s3 = S['ObjectMeta']!;
+  const k14 = ': supported values: "None", "Webhook"';
+  const sf24 = H.stringFormat('byte')!;
+  const k25 = 'byte';
+  const nf38 = H.numberFormat('int32')!;
+  const k39 = 'int32';
+  const ok48 = H.fastSyntax['dns1035Label']!;
+  const ok52 = H.fastSyntax['dns1123Subdomain']!;
+  const ok61 = H.fastSyntax['dns1035Label']!;
+  const ok68 = H.fastSyntax['dns1035Label']!;
+  const ok73 = H.fastSyntax['dns1035Label']!;
+  const ok76 = H.fastSyntax['dns1035Label']!;
+  const k80 = ': supported values: "Cluster", "Namespaced"';
+  const nf101 = H.numberFormat('int32')!;
+  const k102 = 'int32';
+  const ok113 = H.fastSyntax['dns1035Label']!;
+  const nf151 = H.numberFormat('int64')!;
+  const k152 = 'int64';
+  const nf154 = H.numberFormat('int64')!;
+  const k155 = 'int64';
+  const nf157 = H.numberFormat('int64')!;
+  const k158 = 'int64';
+  const nf161 = H.numberFormat('int64')!;
+  const k162 = 'int64';
+  const nf164 = H.numberFormat('int64')!;
+  const k165 = 'int64';
+  const nf167 = H.numberFormat('int64')!;
+  const k168 = 'int64';
+  const k205 = ': supported values: "atomic", "set", "map"';
+  const k207 = ': supported values: "granular", "atomic"';
+  const k213 = ['rule'];
+  const k224 =
     ': supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"';
-  const k277 = ['rule'];
-  const ok317 = H.fastSyntax['dns1035Label']!;
-  const ok324 = H.fastSyntax['dns1035Label']!;
-  const ok329 = H.fastSyntax['dns1035Label']!;
-  const ok332 = H.fastSyntax['dns1035Label']!;
-  const sf338 = H.stringFormat('date-time')!;
-  const k339 = 'date-time';
-  const nf342 = H.numberFormat('int64')!;
-  const k343 = 'int64';
-  const k346 = ': supported values: "True", "False", "Unknown"';
-  const k348 = ': supported values: "Established", "NamesAccepted", "Terminating"';
-  const k349 = ['type'];
-  const nf351 = H.numberFormat('int64')!;
-  const k352 = 'int64';
+  const k226 = ['rule'];
+  const ok266 = H.fastSyntax['dns1035Label']!;
+  const ok273 = H.fastSyntax['dns1035Label']!;
+  const ok278 = H.fastSyntax['dns1035Label']!;
+  const ok281 = H.fastSyntax['dns1035Label']!;
+  const sf287 = H.stringFormat('date-time')!;
+  const k288 = 'date-time';
+  const nf291 = H.numberFormat('int64')!;
+  const k292 = 'int64';
+  const k295 = ': supported values: "True", "False", "Unknown"';
+  const k297 = ': supported values: "Established", "NamesAccepted", "Terminating"';
+  const k298 = ['type'];
+  const nf300 = H.numberFormat('int64')!;
+  const k301 = 'int64';
   function f77(x: any, o: any, c: ValidationContext, d: number): void {
     // JSONSchemaProps
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo171: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k172 in x) {
-        switch (k172.length) {
+      const oo120: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k121 in x) {
+        switch (k121.length) {
           case 4:
-            if (k172 === '$ref') {
-              const y173: any = x[k172];
-              if (!(typeof y173 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$ref'), y173, 'string');
-            } else if (k172 === 'enum') {
-              const y192: any = x[k172];
-              if (!Array.isArray(y192)) H.typeErr(c, H.pj(c.pathAt(d), 'enum'), y192, 'array');
-            } else if (k172 === 'type') {
-              const y246: any = x[k172];
-              const ov247: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === '$ref') {
+              const y122: any = x[k121];
+              if (!(typeof y122 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$ref'), y122, 'string');
+            } else if (k121 === 'enum') {
+              const y141: any = x[k121];
+              if (!Array.isArray(y141)) H.typeErr(c, H.pj(c.pathAt(d), 'enum'), y141, 'array');
+            } else if (k121 === 'type') {
+              const y195: any = x[k121];
+              const ov196: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'type';
               c.kinds[d] = 0;
-              if (!(typeof y246 === 'string')) H.typeErr(c, c.pathAt(d + 1), y246, 'string');
+              if (!(typeof y195 === 'string')) H.typeErr(c, c.pathAt(d + 1), y195, 'string');
               else {
                 c.len = d + 1;
-                r29(y246, ov247, c);
+                r31(y195, ov196, c);
               }
             }
             break;
           case 7:
-            if (k172 === '$schema') {
-              const y174: any = x[k172];
-              if (!(typeof y174 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$schema'), y174, 'string');
-            } else if (k172 === 'default') {
-            } else if (k172 === 'example') {
-            } else if (k172 === 'maximum') {
-              const y210: any = x[k172];
-              if (!(typeof y210 === 'number' && Number.isFinite(y210)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maximum'), y210, 'number');
-            } else if (k172 === 'minimum') {
-              const y220: any = x[k172];
-              if (!(typeof y220 === 'number' && Number.isFinite(y220)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minimum'), y220, 'number');
-            } else if (k172 === 'pattern') {
-              const y229: any = x[k172];
-              if (!(typeof y229 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'pattern'), y229, 'string');
+            if (k121 === '$schema') {
+              const y123: any = x[k121];
+              if (!(typeof y123 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$schema'), y123, 'string');
+            } else if (k121 === 'default') {
+            } else if (k121 === 'example') {
+            } else if (k121 === 'maximum') {
+              const y159: any = x[k121];
+              if (!(typeof y159 === 'number' && Number.isFinite(y159)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maximum'), y159, 'number');
+            } else if (k121 === 'minimum') {
+              const y169: any = x[k121];
+              if (!(typeof y169 === 'number' && Number.isFinite(y169)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minimum'), y169, 'number');
+            } else if (k121 === 'pattern') {
+              const y178: any = x[k121];
+              if (!(typeof y178 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'pattern'), y178, 'string');
             }
             break;
           case 15:
-            if (k172 === 'additionalItems') {
+            if (k121 === 'additionalItems') {
             }
             break;
           case 20:
-            if (k172 === 'additionalProperties') {
+            if (k121 === 'additionalProperties') {
             }
             break;
           case 5:
-            if (k172 === 'allOf') {
-              const y175: any = x[k172];
-              const ov176: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'allOf') {
+              const y124: any = x[k121];
+              const ov125: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'allOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y175)) H.typeErr(c, c.pathAt(d + 1), y175, 'array');
+              if (!Array.isArray(y124)) H.typeErr(c, c.pathAt(d + 1), y124, 'array');
               else {
-                for (let i177 = 0; i177 < y175.length; i177++) {
-                  const y178: any = y175[i177];
-                  c.segs[d + 1] = i177;
+                for (let i126 = 0; i126 < y124.length; i126++) {
+                  const y127: any = y124[i126];
+                  c.segs[d + 1] = i126;
                   c.kinds[d + 1] = 1;
-                  f77(y178, undefined, c, d + 2);
+                  f77(y127, undefined, c, d + 2);
                 }
               }
-            } else if (k172 === 'anyOf') {
-              const y179: any = x[k172];
-              const ov180: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            } else if (k121 === 'anyOf') {
+              const y128: any = x[k121];
+              const ov129: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'anyOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y179)) H.typeErr(c, c.pathAt(d + 1), y179, 'array');
+              if (!Array.isArray(y128)) H.typeErr(c, c.pathAt(d + 1), y128, 'array');
               else {
-                for (let i181 = 0; i181 < y179.length; i181++) {
-                  const y182: any = y179[i181];
-                  c.segs[d + 1] = i181;
+                for (let i130 = 0; i130 < y128.length; i130++) {
+                  const y131: any = y128[i130];
+                  c.segs[d + 1] = i130;
                   c.kinds[d + 1] = 1;
-                  f77(y182, undefined, c, d + 2);
+                  f77(y131, undefined, c, d + 2);
                 }
               }
-            } else if (k172 === 'items') {
-            } else if (k172 === 'oneOf') {
-              const y225: any = x[k172];
-              const ov226: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            } else if (k121 === 'items') {
+            } else if (k121 === 'oneOf') {
+              const y174: any = x[k121];
+              const ov175: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'oneOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y225)) H.typeErr(c, c.pathAt(d + 1), y225, 'array');
+              if (!Array.isArray(y174)) H.typeErr(c, c.pathAt(d + 1), y174, 'array');
               else {
-                for (let i227 = 0; i227 < y225.length; i227++) {
-                  const y228: any = y225[i227];
-                  c.segs[d + 1] = i227;
+                for (let i176 = 0; i176 < y174.length; i176++) {
+                  const y177: any = y174[i176];
+                  c.segs[d + 1] = i176;
                   c.kinds[d + 1] = 1;
-                  f77(y228, undefined, c, d + 2);
+                  f77(y177, undefined, c, d + 2);
                 }
               }
-            } else if (k172 === 'title') {
-              const y245: any = x[k172];
-              if (!(typeof y245 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'title'), y245, 'string');
+            } else if (k121 === 'title') {
+              const y194: any = x[k121];
+              if (!(typeof y194 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'title'), y194, 'string');
             }
             break;
           case 11:
-            if (k172 === 'definitions') {
-              const y183: any = x[k172];
-              const ov184: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'definitions') {
+              const y132: any = x[k121];
+              const ov133: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'definitions';
               c.kinds[d] = 0;
-              if (!(typeof y183 === 'object' && y183 !== null && !Array.isArray(y183)))
-                H.typeErr(c, c.pathAt(d + 1), y183, 'object');
+              if (!(typeof y132 === 'object' && y132 !== null && !Array.isArray(y132)))
+                H.typeErr(c, c.pathAt(d + 1), y132, 'object');
               else {
-                const oo185: any = ov184 !== undefined && H.isObject(ov184) ? ov184 : undefined;
-                for (const k186 in y183) {
-                  const y187: any = y183[k186];
-                  const ov188: any = oo185 !== undefined && hop.call(oo185, k186) ? oo185[k186] : undefined;
-                  c.segs[d + 1] = k186;
+                const oo134: any = ov133 !== undefined && H.isObject(ov133) ? ov133 : undefined;
+                for (const k135 in y132) {
+                  const y136: any = y132[k135];
+                  const ov137: any = oo134 !== undefined && hop.call(oo134, k135) ? oo134[k135] : undefined;
+                  c.segs[d + 1] = k135;
                   c.kinds[d + 1] = 2;
-                  f77(y187, ov188, c, d + 2);
+                  f77(y136, ov137, c, d + 2);
                 }
               }
-            } else if (k172 === 'description') {
-              const y191: any = x[k172];
-              if (!(typeof y191 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'description'), y191, 'string');
-            } else if (k172 === 'uniqueItems') {
-              const y248: any = x[k172];
-              const ov249: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            } else if (k121 === 'description') {
+              const y140: any = x[k121];
+              if (!(typeof y140 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'description'), y140, 'string');
+            } else if (k121 === 'uniqueItems') {
+              const y197: any = x[k121];
+              const ov198: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'uniqueItems';
               c.kinds[d] = 0;
-              if (!(typeof y248 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y248, 'boolean');
+              if (!(typeof y197 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y197, 'boolean');
               else {
                 c.len = d + 1;
-                r30(y248, ov249, c);
+                r32(y197, ov198, c);
               }
             }
             break;
           case 12:
-            if (k172 === 'dependencies') {
-              const y189: any = x[k172];
-              if (!(typeof y189 === 'object' && y189 !== null && !Array.isArray(y189)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'dependencies'), y189, 'object');
-            } else if (k172 === 'externalDocs') {
-              const y195: any = x[k172];
-              if (!(typeof y195 === 'object' && y195 !== null && !Array.isArray(y195)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'externalDocs'), y195, 'object');
+            if (k121 === 'dependencies') {
+              const y138: any = x[k121];
+              if (!(typeof y138 === 'object' && y138 !== null && !Array.isArray(y138)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'dependencies'), y138, 'object');
+            } else if (k121 === 'externalDocs') {
+              const y144: any = x[k121];
+              if (!(typeof y144 === 'object' && y144 !== null && !Array.isArray(y144)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'externalDocs'), y144, 'object');
               else {
-                for (const k196 in y195) {
-                  switch (k196) {
+                for (const k145 in y144) {
+                  switch (k145) {
                     case 'description': {
-                      const y197: any = y195[k196];
-                      if (!(typeof y197 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'description'), y197, 'string');
+                      const y146: any = y144[k145];
+                      if (!(typeof y146 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'description'), y146, 'string');
                       break;
                     }
                     case 'url': {
-                      const y198: any = y195[k196];
-                      if (!(typeof y198 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'url'), y198, 'string');
+                      const y147: any = y144[k145];
+                      if (!(typeof y147 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'url'), y147, 'string');
                       break;
                     }
                   }
@@ -298,277 +293,277 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
             }
             break;
           case 16:
-            if (k172 === 'exclusiveMaximum') {
-              const y193: any = x[k172];
-              if (!(typeof y193 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMaximum'), y193, 'boolean');
-            } else if (k172 === 'exclusiveMinimum') {
-              const y194: any = x[k172];
-              if (!(typeof y194 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMinimum'), y194, 'boolean');
+            if (k121 === 'exclusiveMaximum') {
+              const y142: any = x[k121];
+              if (!(typeof y142 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMaximum'), y142, 'boolean');
+            } else if (k121 === 'exclusiveMinimum') {
+              const y143: any = x[k121];
+              if (!(typeof y143 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMinimum'), y143, 'boolean');
             }
             break;
           case 6:
-            if (k172 === 'format') {
-              const y199: any = x[k172];
-              if (!(typeof y199 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'format'), y199, 'string');
+            if (k121 === 'format') {
+              const y148: any = x[k121];
+              if (!(typeof y148 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'format'), y148, 'string');
             }
             break;
           case 2:
-            if (k172 === 'id') {
-              const y200: any = x[k172];
-              if (!(typeof y200 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'id'), y200, 'string');
+            if (k121 === 'id') {
+              const y149: any = x[k121];
+              if (!(typeof y149 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'id'), y149, 'string');
             }
             break;
           case 8:
-            if (k172 === 'maxItems') {
-              const y201: any = x[k172];
-              if (!(typeof y201 === 'number' && Number.isInteger(y201)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxItems'), y201, 'integer');
+            if (k121 === 'maxItems') {
+              const y150: any = x[k121];
+              if (!(typeof y150 === 'number' && Number.isInteger(y150)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxItems'), y150, 'integer');
               else {
-                if (!nf202(y201)) H.numFormat(c, H.pj(c.pathAt(d), 'maxItems'), y201, k203);
+                if (!nf151(y150)) H.numFormat(c, H.pj(c.pathAt(d), 'maxItems'), y150, k152);
               }
-            } else if (k172 === 'minItems') {
-              const y211: any = x[k172];
-              if (!(typeof y211 === 'number' && Number.isInteger(y211)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minItems'), y211, 'integer');
+            } else if (k121 === 'minItems') {
+              const y160: any = x[k121];
+              if (!(typeof y160 === 'number' && Number.isInteger(y160)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minItems'), y160, 'integer');
               else {
-                if (!nf212(y211)) H.numFormat(c, H.pj(c.pathAt(d), 'minItems'), y211, k213);
+                if (!nf161(y160)) H.numFormat(c, H.pj(c.pathAt(d), 'minItems'), y160, k162);
               }
-            } else if (k172 === 'nullable') {
-              const y224: any = x[k172];
-              if (!(typeof y224 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'nullable'), y224, 'boolean');
-            } else if (k172 === 'required') {
-              const y242: any = x[k172];
-              if (!Array.isArray(y242)) H.typeErr(c, H.pj(c.pathAt(d), 'required'), y242, 'array');
+            } else if (k121 === 'nullable') {
+              const y173: any = x[k121];
+              if (!(typeof y173 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'nullable'), y173, 'boolean');
+            } else if (k121 === 'required') {
+              const y191: any = x[k121];
+              if (!Array.isArray(y191)) H.typeErr(c, H.pj(c.pathAt(d), 'required'), y191, 'array');
               else {
-                for (let i243 = 0; i243 < y242.length; i243++) {
-                  const y244: any = y242[i243];
-                  if (!(typeof y244 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'required'), i243), y244, 'string');
+                for (let i192 = 0; i192 < y191.length; i192++) {
+                  const y193: any = y191[i192];
+                  if (!(typeof y193 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'required'), i192), y193, 'string');
                 }
               }
             }
             break;
           case 9:
-            if (k172 === 'maxLength') {
-              const y204: any = x[k172];
-              if (!(typeof y204 === 'number' && Number.isInteger(y204)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxLength'), y204, 'integer');
+            if (k121 === 'maxLength') {
+              const y153: any = x[k121];
+              if (!(typeof y153 === 'number' && Number.isInteger(y153)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxLength'), y153, 'integer');
               else {
-                if (!nf205(y204)) H.numFormat(c, H.pj(c.pathAt(d), 'maxLength'), y204, k206);
+                if (!nf154(y153)) H.numFormat(c, H.pj(c.pathAt(d), 'maxLength'), y153, k155);
               }
-            } else if (k172 === 'minLength') {
-              const y214: any = x[k172];
-              if (!(typeof y214 === 'number' && Number.isInteger(y214)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minLength'), y214, 'integer');
+            } else if (k121 === 'minLength') {
+              const y163: any = x[k121];
+              if (!(typeof y163 === 'number' && Number.isInteger(y163)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minLength'), y163, 'integer');
               else {
-                if (!nf215(y214)) H.numFormat(c, H.pj(c.pathAt(d), 'minLength'), y214, k216);
+                if (!nf164(y163)) H.numFormat(c, H.pj(c.pathAt(d), 'minLength'), y163, k165);
               }
             }
             break;
           case 13:
-            if (k172 === 'maxProperties') {
-              const y207: any = x[k172];
-              if (!(typeof y207 === 'number' && Number.isInteger(y207)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxProperties'), y207, 'integer');
+            if (k121 === 'maxProperties') {
+              const y156: any = x[k121];
+              if (!(typeof y156 === 'number' && Number.isInteger(y156)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxProperties'), y156, 'integer');
               else {
-                if (!nf208(y207)) H.numFormat(c, H.pj(c.pathAt(d), 'maxProperties'), y207, k209);
+                if (!nf157(y156)) H.numFormat(c, H.pj(c.pathAt(d), 'maxProperties'), y156, k158);
               }
-            } else if (k172 === 'minProperties') {
-              const y217: any = x[k172];
-              if (!(typeof y217 === 'number' && Number.isInteger(y217)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minProperties'), y217, 'integer');
+            } else if (k121 === 'minProperties') {
+              const y166: any = x[k121];
+              if (!(typeof y166 === 'number' && Number.isInteger(y166)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minProperties'), y166, 'integer');
               else {
-                if (!nf218(y217)) H.numFormat(c, H.pj(c.pathAt(d), 'minProperties'), y217, k219);
+                if (!nf167(y166)) H.numFormat(c, H.pj(c.pathAt(d), 'minProperties'), y166, k168);
               }
             }
             break;
           case 10:
-            if (k172 === 'multipleOf') {
-              const y221: any = x[k172];
-              if (!(typeof y221 === 'number' && Number.isFinite(y221)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'multipleOf'), y221, 'number');
-            } else if (k172 === 'properties') {
-              const y236: any = x[k172];
-              const ov237: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'multipleOf') {
+              const y170: any = x[k121];
+              if (!(typeof y170 === 'number' && Number.isFinite(y170)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'multipleOf'), y170, 'number');
+            } else if (k121 === 'properties') {
+              const y185: any = x[k121];
+              const ov186: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'properties';
               c.kinds[d] = 0;
-              if (!(typeof y236 === 'object' && y236 !== null && !Array.isArray(y236)))
-                H.typeErr(c, c.pathAt(d + 1), y236, 'object');
+              if (!(typeof y185 === 'object' && y185 !== null && !Array.isArray(y185)))
+                H.typeErr(c, c.pathAt(d + 1), y185, 'object');
               else {
-                const oo238: any = ov237 !== undefined && H.isObject(ov237) ? ov237 : undefined;
-                for (const k239 in y236) {
-                  const y240: any = y236[k239];
-                  const ov241: any = oo238 !== undefined && hop.call(oo238, k239) ? oo238[k239] : undefined;
-                  c.segs[d + 1] = k239;
+                const oo187: any = ov186 !== undefined && H.isObject(ov186) ? ov186 : undefined;
+                for (const k188 in y185) {
+                  const y189: any = y185[k188];
+                  const ov190: any = oo187 !== undefined && hop.call(oo187, k188) ? oo187[k188] : undefined;
+                  c.segs[d + 1] = k188;
                   c.kinds[d + 1] = 2;
-                  f77(y240, ov241, c, d + 2);
+                  f77(y189, ov190, c, d + 2);
                 }
               }
             }
             break;
           case 3:
-            if (k172 === 'not') {
-              const y222: any = x[k172];
-              const ov223: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'not') {
+              const y171: any = x[k121];
+              const ov172: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'not';
               c.kinds[d] = 0;
-              f77(y222, ov223, c, d + 1);
+              f77(y171, ov172, c, d + 1);
             }
             break;
           case 17:
-            if (k172 === 'patternProperties') {
-              const y230: any = x[k172];
-              const ov231: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'patternProperties') {
+              const y179: any = x[k121];
+              const ov180: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'patternProperties';
               c.kinds[d] = 0;
-              if (!(typeof y230 === 'object' && y230 !== null && !Array.isArray(y230)))
-                H.typeErr(c, c.pathAt(d + 1), y230, 'object');
+              if (!(typeof y179 === 'object' && y179 !== null && !Array.isArray(y179)))
+                H.typeErr(c, c.pathAt(d + 1), y179, 'object');
               else {
-                const oo232: any = ov231 !== undefined && H.isObject(ov231) ? ov231 : undefined;
-                for (const k233 in y230) {
-                  const y234: any = y230[k233];
-                  const ov235: any = oo232 !== undefined && hop.call(oo232, k233) ? oo232[k233] : undefined;
-                  c.segs[d + 1] = k233;
+                const oo181: any = ov180 !== undefined && H.isObject(ov180) ? ov180 : undefined;
+                for (const k182 in y179) {
+                  const y183: any = y179[k182];
+                  const ov184: any = oo181 !== undefined && hop.call(oo181, k182) ? oo181[k182] : undefined;
+                  c.segs[d + 1] = k182;
                   c.kinds[d + 1] = 2;
-                  f77(y234, ov235, c, d + 2);
+                  f77(y183, ov184, c, d + 2);
                 }
               }
             }
             break;
           case 27:
-            if (k172 === 'x-cluster-embedded-resource') {
-              const y250: any = x[k172];
-              if (!(typeof y250 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-embedded-resource'), y250, 'boolean');
+            if (k121 === 'x-cluster-embedded-resource') {
+              const y199: any = x[k121];
+              if (!(typeof y199 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-embedded-resource'), y199, 'boolean');
             }
             break;
           case 23:
-            if (k172 === 'x-cluster-int-or-string') {
-              const y251: any = x[k172];
-              if (!(typeof y251 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-int-or-string'), y251, 'boolean');
-            } else if (k172 === 'x-cluster-list-map-keys') {
-              const y252: any = x[k172];
-              if (!Array.isArray(y252)) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), y252, 'array');
+            if (k121 === 'x-cluster-int-or-string') {
+              const y200: any = x[k121];
+              if (!(typeof y200 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-int-or-string'), y200, 'boolean');
+            } else if (k121 === 'x-cluster-list-map-keys') {
+              const y201: any = x[k121];
+              if (!Array.isArray(y201)) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), y201, 'array');
               else {
-                for (let i253 = 0; i253 < y252.length; i253++) {
-                  const y254: any = y252[i253];
-                  if (!(typeof y254 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), i253), y254, 'string');
+                for (let i202 = 0; i202 < y201.length; i202++) {
+                  const y203: any = y201[i202];
+                  if (!(typeof y203 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), i202), y203, 'string');
                 }
               }
             }
             break;
           case 19:
-            if (k172 === 'x-cluster-list-type') {
-              const y255: any = x[k172];
-              if (!(typeof y255 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y255, 'string');
+            if (k121 === 'x-cluster-list-type') {
+              const y204: any = x[k121];
+              if (!(typeof y204 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y204, 'string');
               else {
-                if (!(y255 === 'atomic' || y255 === 'set' || y255 === 'map'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y255, k256);
+                if (!(y204 === 'atomic' || y204 === 'set' || y204 === 'map'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y204, k205);
               }
             }
             break;
           case 18:
-            if (k172 === 'x-cluster-map-type') {
-              const y257: any = x[k172];
-              if (!(typeof y257 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y257, 'string');
+            if (k121 === 'x-cluster-map-type') {
+              const y206: any = x[k121];
+              if (!(typeof y206 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y206, 'string');
               else {
-                if (!(y257 === 'granular' || y257 === 'atomic'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y257, k258);
+                if (!(y206 === 'granular' || y206 === 'atomic'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y206, k207);
               }
             }
             break;
           case 33:
-            if (k172 === 'x-cluster-preserve-unknown-fields') {
-              const y259: any = x[k172];
-              if (!(typeof y259 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-preserve-unknown-fields'), y259, 'boolean');
+            if (k121 === 'x-cluster-preserve-unknown-fields') {
+              const y208: any = x[k121];
+              if (!(typeof y208 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-preserve-unknown-fields'), y208, 'boolean');
             }
             break;
           case 21:
-            if (k172 === 'x-cluster-validations') {
-              const y260: any = x[k172];
-              const ov261: any = oo171 !== undefined && hop.call(oo171, k172) ? oo171[k172] : undefined;
+            if (k121 === 'x-cluster-validations') {
+              const y209: any = x[k121];
+              const ov210: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
               c.segs[d] = 'x-cluster-validations';
               c.kinds[d] = 0;
-              if (!Array.isArray(y260)) H.typeErr(c, c.pathAt(d + 1), y260, 'array');
+              if (!Array.isArray(y209)) H.typeErr(c, c.pathAt(d + 1), y209, 'array');
               else {
-                const ob265 = c.update && Array.isArray(ov261) ? H.oldByKey(ov261, k264) : null;
-                for (let i262 = 0; i262 < y260.length; i262++) {
-                  const y263: any = y260[i262];
-                  const oi266: any = H.oldItem(ob265, y263, k264);
-                  c.segs[d + 1] = i262;
+                const ob214 = c.update && Array.isArray(ov210) ? H.oldByKey(ov210, k213) : null;
+                for (let i211 = 0; i211 < y209.length; i211++) {
+                  const y212: any = y209[i211];
+                  const oi215: any = H.oldItem(ob214, y212, k213);
+                  c.segs[d + 1] = i211;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y263 === 'object' && y263 !== null && !Array.isArray(y263)))
-                    H.typeErr(c, c.pathAt(d + 2), y263, 'object');
+                  if (!(typeof y212 === 'object' && y212 !== null && !Array.isArray(y212)))
+                    H.typeErr(c, c.pathAt(d + 2), y212, 'object');
                   else {
-                    const oo267: any = oi266 !== undefined && H.isObject(oi266) ? oi266 : undefined;
-                    for (const k268 in y263) {
-                      switch (k268.length) {
+                    const oo216: any = oi215 !== undefined && H.isObject(oi215) ? oi215 : undefined;
+                    for (const k217 in y212) {
+                      switch (k217.length) {
                         case 9:
-                          if (k268 === 'fieldPath') {
-                            const y269: any = y263[k268];
-                            if (!(typeof y269 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'fieldPath'), y269, 'string');
+                          if (k217 === 'fieldPath') {
+                            const y218: any = y212[k217];
+                            if (!(typeof y218 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'fieldPath'), y218, 'string');
                           }
                           break;
                         case 7:
-                          if (k268 === 'message') {
-                            const y270: any = y263[k268];
-                            const ov271: any = oo267 !== undefined && hop.call(oo267, k268) ? oo267[k268] : undefined;
+                          if (k217 === 'message') {
+                            const y219: any = y212[k217];
+                            const ov220: any = oo216 !== undefined && hop.call(oo216, k217) ? oo216[k217] : undefined;
                             c.segs[d + 2] = 'message';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y270 === 'string')) H.typeErr(c, c.pathAt(d + 3), y270, 'string');
+                            if (!(typeof y219 === 'string')) H.typeErr(c, c.pathAt(d + 3), y219, 'string');
                             else {
                               c.len = d + 3;
-                              r31(y270, ov271, c);
+                              r33(y219, ov220, c);
                             }
                           }
                           break;
                         case 17:
-                          if (k268 === 'messageExpression') {
-                            const y272: any = y263[k268];
-                            if (!(typeof y272 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'messageExpression'), y272, 'string');
+                          if (k217 === 'messageExpression') {
+                            const y221: any = y212[k217];
+                            if (!(typeof y221 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'messageExpression'), y221, 'string');
                           }
                           break;
                         case 15:
-                          if (k268 === 'optionalOldSelf') {
-                            const y273: any = y263[k268];
-                            if (!(typeof y273 === 'boolean'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'optionalOldSelf'), y273, 'boolean');
+                          if (k217 === 'optionalOldSelf') {
+                            const y222: any = y212[k217];
+                            if (!(typeof y222 === 'boolean'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'optionalOldSelf'), y222, 'boolean');
                           }
                           break;
                         case 6:
-                          if (k268 === 'reason') {
-                            const y274: any = y263[k268];
-                            if (!(typeof y274 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'reason'), y274, 'string');
+                          if (k217 === 'reason') {
+                            const y223: any = y212[k217];
+                            if (!(typeof y223 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'reason'), y223, 'string');
                             else {
                               if (!(
-                                y274 === 'FieldValueDuplicate' ||
-                                y274 === 'FieldValueForbidden' ||
-                                y274 === 'FieldValueInvalid' ||
-                                y274 === 'FieldValueRequired'
+                                y223 === 'FieldValueDuplicate' ||
+                                y223 === 'FieldValueForbidden' ||
+                                y223 === 'FieldValueInvalid' ||
+                                y223 === 'FieldValueRequired'
                               ))
-                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'reason'), y274, k275);
+                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'reason'), y223, k224);
                             }
                           }
                           break;
                         case 4:
-                          if (k268 === 'rule') {
-                            const y276: any = y263[k268];
-                            if (!(typeof y276 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'rule'), y276, 'string');
+                          if (k217 === 'rule') {
+                            const y225: any = y212[k217];
+                            if (!(typeof y225 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'rule'), y225, 'string');
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y263, 'rule')) H.required(c, H.pj(c.pathAt(d + 2), 'rule'));
+                    if (!hop.call(y212, 'rule')) H.required(c, H.pj(c.pathAt(d + 2), 'rule'));
                   }
                 }
-                if (y260.length > 1 && H.mapHasDup(y260, k277)) H.mapDupErr(c, c.pathAt(d + 1), y260, k277);
+                if (y209.length > 1 && H.mapHasDup(y209, k226)) H.mapDupErr(c, c.pathAt(d + 1), y209, k226);
               }
             }
             break;
@@ -580,15 +575,15 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
     // CustomResourceValidation
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo167: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k168 in x) {
-        switch (k168) {
+      const oo116: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k117 in x) {
+        switch (k117) {
           case 'openAPIV3Schema': {
-            const y169: any = x[k168];
-            const ov170: any = oo167 !== undefined && hop.call(oo167, k168) ? oo167[k168] : undefined;
+            const y118: any = x[k117];
+            const ov119: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
             c.segs[d] = 'openAPIV3Schema';
             c.kinds[d] = 0;
-            f77(y169, ov170, c, d + 1);
+            f77(y118, ov119, c, d + 1);
             break;
           }
         }
@@ -599,114 +594,122 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
     // CustomResourceDefinitionVersion
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo136: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k137 in x) {
-        switch (k137.length) {
+      const oo85: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k86 in x) {
+        switch (k86.length) {
           case 24:
-            if (k137 === 'additionalPrinterColumns') {
-              const y138: any = x[k137];
-              const ov139: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'additionalPrinterColumns') {
+              const y87: any = x[k86];
+              const ov88: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'additionalPrinterColumns';
               c.kinds[d] = 0;
-              if (!Array.isArray(y138)) H.typeErr(c, c.pathAt(d + 1), y138, 'array');
+              if (!Array.isArray(y87)) H.typeErr(c, c.pathAt(d + 1), y87, 'array');
               else {
-                for (let i140 = 0; i140 < y138.length; i140++) {
-                  const y141: any = y138[i140];
-                  c.segs[d + 1] = i140;
+                for (let i89 = 0; i89 < y87.length; i89++) {
+                  const y90: any = y87[i89];
+                  c.segs[d + 1] = i89;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y141 === 'object' && y141 !== null && !Array.isArray(y141)))
-                    H.typeErr(c, c.pathAt(d + 2), y141, 'object');
+                  if (!(typeof y90 === 'object' && y90 !== null && !Array.isArray(y90)))
+                    H.typeErr(c, c.pathAt(d + 2), y90, 'object');
                   else {
-                    const oo142: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k143 in y141) {
-                      switch (k143.length) {
+                    const oo91: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k92 in y90) {
+                      switch (k92.length) {
                         case 11:
-                          if (k143 === 'description') {
-                            const y144: any = y141[k143];
-                            if (!(typeof y144 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'description'), y144, 'string');
+                          if (k92 === 'description') {
+                            const y93: any = y90[k92];
+                            if (!(typeof y93 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'description'), y93, 'string');
                           }
                           break;
                         case 6:
-                          if (k143 === 'format') {
-                            const y145: any = y141[k143];
-                            const ov146: any = oo142 !== undefined && hop.call(oo142, k143) ? oo142[k143] : undefined;
+                          if (k92 === 'format') {
+                            const y94: any = y90[k92];
+                            const ov95: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
                             c.segs[d + 2] = 'format';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y145 === 'string')) H.typeErr(c, c.pathAt(d + 3), y145, 'string');
+                            if (!(typeof y94 === 'string')) H.typeErr(c, c.pathAt(d + 3), y94, 'string');
                             else {
                               c.len = d + 3;
-                              r22(y145, ov146, c);
+                              r23(y94, ov95, c);
                             }
                           }
                           break;
                         case 8:
-                          if (k143 === 'jsonPath') {
-                            const y147: any = y141[k143];
-                            const ov148: any = oo142 !== undefined && hop.call(oo142, k143) ? oo142[k143] : undefined;
+                          if (k92 === 'jsonPath') {
+                            const y96: any = y90[k92];
+                            const ov97: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
                             c.segs[d + 2] = 'jsonPath';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y147 === 'string')) H.typeErr(c, c.pathAt(d + 3), y147, 'string');
+                            if (!(typeof y96 === 'string')) H.typeErr(c, c.pathAt(d + 3), y96, 'string');
                             else {
+                              if (!H.surelyNonEmpty(y96)) {
+                                c.len = d + 3;
+                                r24(y96, ov97, c);
+                              }
                               c.len = d + 3;
-                              r23(y147, ov148, c);
+                              r25(y96, ov97, c);
                             }
-                          } else if (k143 === 'priority') {
-                            const y151: any = y141[k143];
-                            if (!(typeof y151 === 'number' && Number.isInteger(y151)))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'priority'), y151, 'integer');
+                          } else if (k92 === 'priority') {
+                            const y100: any = y90[k92];
+                            if (!(typeof y100 === 'number' && Number.isInteger(y100)))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'priority'), y100, 'integer');
                             else {
-                              if (!nf152(y151)) H.numFormat(c, H.pj(c.pathAt(d + 2), 'priority'), y151, k153);
+                              if (!nf101(y100)) H.numFormat(c, H.pj(c.pathAt(d + 2), 'priority'), y100, k102);
                             }
                           }
                           break;
                         case 4:
-                          if (k143 === 'name') {
-                            const y149: any = y141[k143];
-                            const ov150: any = oo142 !== undefined && hop.call(oo142, k143) ? oo142[k143] : undefined;
+                          if (k92 === 'name') {
+                            const y98: any = y90[k92];
+                            const ov99: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
                             c.segs[d + 2] = 'name';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y149 === 'string')) H.typeErr(c, c.pathAt(d + 3), y149, 'string');
+                            if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 3), y98, 'string');
                             else {
-                              c.len = d + 3;
-                              r24(y149, ov150, c);
+                              if (!H.surelyNonEmpty(y98)) {
+                                c.len = d + 3;
+                                r26(y98, ov99, c);
+                              }
                             }
-                          } else if (k143 === 'type') {
-                            const y154: any = y141[k143];
-                            const ov155: any = oo142 !== undefined && hop.call(oo142, k143) ? oo142[k143] : undefined;
+                          } else if (k92 === 'type') {
+                            const y103: any = y90[k92];
+                            const ov104: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
                             c.segs[d + 2] = 'type';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y154 === 'string')) H.typeErr(c, c.pathAt(d + 3), y154, 'string');
+                            if (!(typeof y103 === 'string')) H.typeErr(c, c.pathAt(d + 3), y103, 'string');
                             else {
+                              if (!H.surelyNonEmpty(y103)) {
+                                c.len = d + 3;
+                                r27(y103, ov104, c);
+                              }
                               c.len = d + 3;
-                              r25(y154, ov155, c);
-                              c.len = d + 3;
-                              r26(y154, ov155, c);
+                              r28(y103, ov104, c);
                             }
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y141, 'jsonPath')) {
+                    if (!hop.call(y90, 'jsonPath')) {
                       c.segs[d + 2] = 'jsonPath';
                       c.kinds[d + 2] = 0;
-                      const ov156: any = undefined;
+                      const ov105: any = undefined;
                       c.len = d + 3;
-                      r23(undefined, ov156, c);
+                      r24(undefined, ov105, c);
                     }
-                    if (!hop.call(y141, 'name')) {
+                    if (!hop.call(y90, 'name')) {
                       c.segs[d + 2] = 'name';
                       c.kinds[d + 2] = 0;
-                      const ov157: any = undefined;
+                      const ov106: any = undefined;
                       c.len = d + 3;
-                      r24(undefined, ov157, c);
+                      r26(undefined, ov106, c);
                     }
-                    if (!hop.call(y141, 'type')) {
+                    if (!hop.call(y90, 'type')) {
                       c.segs[d + 2] = 'type';
                       c.kinds[d + 2] = 0;
-                      const ov158: any = undefined;
+                      const ov107: any = undefined;
                       c.len = d + 3;
-                      r25(undefined, ov158, c);
+                      r27(undefined, ov107, c);
                     }
                   }
                 }
@@ -714,179 +717,189 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
             }
             break;
           case 10:
-            if (k137 === 'deprecated') {
-              const y159: any = x[k137];
-              if (!(typeof y159 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'deprecated'), y159, 'boolean');
+            if (k86 === 'deprecated') {
+              const y108: any = x[k86];
+              if (!(typeof y108 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'deprecated'), y108, 'boolean');
             }
             break;
           case 18:
-            if (k137 === 'deprecationWarning') {
-              const y160: any = x[k137];
-              const ov161: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'deprecationWarning') {
+              const y109: any = x[k86];
+              const ov110: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'deprecationWarning';
               c.kinds[d] = 0;
-              if (!(typeof y160 === 'string')) H.typeErr(c, c.pathAt(d + 1), y160, 'string');
+              if (!(typeof y109 === 'string')) H.typeErr(c, c.pathAt(d + 1), y109, 'string');
               else {
-                if (y160.length > 256 && H.runeCount(y160) > 256) H.maxLen(c, c.pathAt(d + 1), 256);
+                if (y109.length > 256 && H.runeCount(y109) > 256) H.maxLen(c, c.pathAt(d + 1), 256);
                 c.len = d + 1;
-                r27(y160, ov161, c);
+                r29(y109, ov110, c);
               }
             }
             break;
           case 4:
-            if (k137 === 'name') {
-              const y162: any = x[k137];
-              const ov163: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'name') {
+              const y111: any = x[k86];
+              const ov112: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'name';
               c.kinds[d] = 0;
-              if (!(typeof y162 === 'string')) H.typeErr(c, c.pathAt(d + 1), y162, 'string');
+              if (!(typeof y111 === 'string')) H.typeErr(c, c.pathAt(d + 1), y111, 'string');
               else {
-                if (typeof y162 !== 'string' || !ok164(y162)) {
+                if (typeof y111 !== 'string' || !ok113(y111)) {
                   c.len = d + 1;
-                  r28(y162, ov163, c);
+                  r30(y111, ov112, c);
                 }
               }
             }
             break;
           case 6:
-            if (k137 === 'schema') {
-              const y165: any = x[k137];
-              const ov166: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'schema') {
+              const y114: any = x[k86];
+              const ov115: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'schema';
               c.kinds[d] = 0;
-              f76(y165, ov166, c, d + 1);
-            } else if (k137 === 'served') {
-              const y287: any = x[k137];
-              if (!(typeof y287 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'served'), y287, 'boolean');
+              f76(y114, ov115, c, d + 1);
+            } else if (k86 === 'served') {
+              const y236: any = x[k86];
+              if (!(typeof y236 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'served'), y236, 'boolean');
             }
             break;
           case 16:
-            if (k137 === 'selectableFields') {
-              const y278: any = x[k137];
-              const ov279: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'selectableFields') {
+              const y227: any = x[k86];
+              const ov228: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'selectableFields';
               c.kinds[d] = 0;
-              if (!Array.isArray(y278)) H.typeErr(c, c.pathAt(d + 1), y278, 'array');
+              if (!Array.isArray(y227)) H.typeErr(c, c.pathAt(d + 1), y227, 'array');
               else {
-                for (let i280 = 0; i280 < y278.length; i280++) {
-                  const y281: any = y278[i280];
-                  c.segs[d + 1] = i280;
+                for (let i229 = 0; i229 < y227.length; i229++) {
+                  const y230: any = y227[i229];
+                  c.segs[d + 1] = i229;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y281 === 'object' && y281 !== null && !Array.isArray(y281)))
-                    H.typeErr(c, c.pathAt(d + 2), y281, 'object');
+                  if (!(typeof y230 === 'object' && y230 !== null && !Array.isArray(y230)))
+                    H.typeErr(c, c.pathAt(d + 2), y230, 'object');
                   else {
-                    const oo282: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k283 in y281) {
-                      switch (k283) {
+                    const oo231: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k232 in y230) {
+                      switch (k232) {
                         case 'jsonPath': {
-                          const y284: any = y281[k283];
-                          const ov285: any = oo282 !== undefined && hop.call(oo282, k283) ? oo282[k283] : undefined;
+                          const y233: any = y230[k232];
+                          const ov234: any = oo231 !== undefined && hop.call(oo231, k232) ? oo231[k232] : undefined;
                           c.segs[d + 2] = 'jsonPath';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y284 === 'string')) H.typeErr(c, c.pathAt(d + 3), y284, 'string');
+                          if (!(typeof y233 === 'string')) H.typeErr(c, c.pathAt(d + 3), y233, 'string');
                           else {
-                            c.len = d + 3;
-                            r32(y284, ov285, c);
-                            c.len = d + 3;
-                            r33(y284, ov285, c);
+                            if (!H.surelyNonEmpty(y233)) {
+                              c.len = d + 3;
+                              r34(y233, ov234, c);
+                            }
                           }
                           break;
                         }
                       }
                     }
-                    if (!hop.call(y281, 'jsonPath')) {
+                    if (!hop.call(y230, 'jsonPath')) {
                       c.segs[d + 2] = 'jsonPath';
                       c.kinds[d + 2] = 0;
-                      const ov286: any = undefined;
+                      const ov235: any = undefined;
                       c.len = d + 3;
-                      r32(undefined, ov286, c);
+                      r34(undefined, ov235, c);
                     }
                   }
                 }
-                if (y278.length > 8) H.tooMany(c, c.pathAt(d + 1), y278.length, 8);
-                c.len = d + 1;
-                r34(y278, ov279, c);
+                if (y227.length > 8) H.tooMany(c, c.pathAt(d + 1), y227.length, 8);
+                if (!H.fewerThanTwo(y227)) {
+                  c.len = d + 1;
+                  r35(y227, ov228, c);
+                }
               }
             }
             break;
           case 7:
-            if (k137 === 'storage') {
-              const y288: any = x[k137];
-              if (!(typeof y288 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'storage'), y288, 'boolean');
+            if (k86 === 'storage') {
+              const y237: any = x[k86];
+              if (!(typeof y237 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'storage'), y237, 'boolean');
             }
             break;
           case 12:
-            if (k137 === 'subresources') {
-              const y289: any = x[k137];
-              const ov290: any = oo136 !== undefined && hop.call(oo136, k137) ? oo136[k137] : undefined;
+            if (k86 === 'subresources') {
+              const y238: any = x[k86];
+              const ov239: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
               c.segs[d] = 'subresources';
               c.kinds[d] = 0;
-              if (!(typeof y289 === 'object' && y289 !== null && !Array.isArray(y289)))
-                H.typeErr(c, c.pathAt(d + 1), y289, 'object');
+              if (!(typeof y238 === 'object' && y238 !== null && !Array.isArray(y238)))
+                H.typeErr(c, c.pathAt(d + 1), y238, 'object');
               else {
-                const oo291: any = ov290 !== undefined && H.isObject(ov290) ? ov290 : undefined;
-                for (const k292 in y289) {
-                  switch (k292) {
+                const oo240: any = ov239 !== undefined && H.isObject(ov239) ? ov239 : undefined;
+                for (const k241 in y238) {
+                  switch (k241) {
                     case 'scale': {
-                      const y293: any = y289[k292];
-                      const ov294: any = oo291 !== undefined && hop.call(oo291, k292) ? oo291[k292] : undefined;
+                      const y242: any = y238[k241];
+                      const ov243: any = oo240 !== undefined && hop.call(oo240, k241) ? oo240[k241] : undefined;
                       c.segs[d + 1] = 'scale';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y293 === 'object' && y293 !== null && !Array.isArray(y293)))
-                        H.typeErr(c, c.pathAt(d + 2), y293, 'object');
+                      if (!(typeof y242 === 'object' && y242 !== null && !Array.isArray(y242)))
+                        H.typeErr(c, c.pathAt(d + 2), y242, 'object');
                       else {
-                        const oo295: any = ov294 !== undefined && H.isObject(ov294) ? ov294 : undefined;
-                        for (const k296 in y293) {
-                          switch (k296) {
+                        const oo244: any = ov243 !== undefined && H.isObject(ov243) ? ov243 : undefined;
+                        for (const k245 in y242) {
+                          switch (k245) {
                             case 'labelSelectorPath': {
-                              const y297: any = y293[k296];
-                              const ov298: any = oo295 !== undefined && hop.call(oo295, k296) ? oo295[k296] : undefined;
+                              const y246: any = y242[k245];
+                              const ov247: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
                               c.segs[d + 2] = 'labelSelectorPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y297 === 'string')) H.typeErr(c, c.pathAt(d + 3), y297, 'string');
+                              if (!(typeof y246 === 'string')) H.typeErr(c, c.pathAt(d + 3), y246, 'string');
                               else {
                                 c.len = d + 3;
-                                r35(y297, ov298, c);
+                                r36(y246, ov247, c);
                               }
                               break;
                             }
                             case 'specReplicasPath': {
-                              const y299: any = y293[k296];
-                              const ov300: any = oo295 !== undefined && hop.call(oo295, k296) ? oo295[k296] : undefined;
+                              const y248: any = y242[k245];
+                              const ov249: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
                               c.segs[d + 2] = 'specReplicasPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y299 === 'string')) H.typeErr(c, c.pathAt(d + 3), y299, 'string');
+                              if (!(typeof y248 === 'string')) H.typeErr(c, c.pathAt(d + 3), y248, 'string');
                               else {
+                                if (!H.surelyNonEmpty(y248)) {
+                                  c.len = d + 3;
+                                  r37(y248, ov249, c);
+                                }
                                 c.len = d + 3;
-                                r36(y299, ov300, c);
+                                r38(y248, ov249, c);
                               }
                               break;
                             }
                             case 'statusReplicasPath': {
-                              const y301: any = y293[k296];
-                              const ov302: any = oo295 !== undefined && hop.call(oo295, k296) ? oo295[k296] : undefined;
+                              const y250: any = y242[k245];
+                              const ov251: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
                               c.segs[d + 2] = 'statusReplicasPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y301 === 'string')) H.typeErr(c, c.pathAt(d + 3), y301, 'string');
+                              if (!(typeof y250 === 'string')) H.typeErr(c, c.pathAt(d + 3), y250, 'string');
                               else {
+                                if (!H.surelyNonEmpty(y250)) {
+                                  c.len = d + 3;
+                                  r39(y250, ov251, c);
+                                }
                                 c.len = d + 3;
-                                r37(y301, ov302, c);
+                                r40(y250, ov251, c);
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y293, 'specReplicasPath'))
+                        if (!hop.call(y242, 'specReplicasPath'))
                           H.required(c, H.pj(c.pathAt(d + 2), 'specReplicasPath'));
-                        if (!hop.call(y293, 'statusReplicasPath'))
+                        if (!hop.call(y242, 'statusReplicasPath'))
                           H.required(c, H.pj(c.pathAt(d + 2), 'statusReplicasPath'));
                       }
                       break;
                     }
                     case 'status': {
-                      const y303: any = y289[k292];
-                      if (!(typeof y303 === 'object' && y303 !== null && !Array.isArray(y303)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'status'), y303, 'object');
+                      const y252: any = y238[k241];
+                      if (!(typeof y252 === 'object' && y252 !== null && !Array.isArray(y252)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'status'), y252, 'object');
                       break;
                     }
                   }
@@ -900,299 +913,312 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'served')) H.required(c, H.pj(c.pathAt(d), 'served'));
       if (!hop.call(x, 'storage')) H.required(c, H.pj(c.pathAt(d), 'storage'));
       c.len = d;
-      r38(x, o, c);
+      r41(x, o, c);
     }
   }
   function f35(x: any, o: any, c: ValidationContext, d: number): void {
     // CustomResourceDefinitionSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo59: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k60 in x) {
-        switch (k60.length) {
+      const oo7: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k8 in x) {
+        switch (k8.length) {
           case 10:
-            if (k60 === 'conversion') {
-              const y61: any = x[k60];
-              const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k8 === 'conversion') {
+              const y9: any = x[k8];
+              const ov10: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'conversion';
               c.kinds[d] = 0;
-              if (!(typeof y61 === 'object' && y61 !== null && !Array.isArray(y61)))
-                H.typeErr(c, c.pathAt(d + 1), y61, 'object');
+              if (!(typeof y9 === 'object' && y9 !== null && !Array.isArray(y9)))
+                H.typeErr(c, c.pathAt(d + 1), y9, 'object');
               else {
-                const oo63: any = ov62 !== undefined && H.isObject(ov62) ? ov62 : undefined;
-                for (const k64 in y61) {
-                  switch (k64) {
+                const oo11: any = ov10 !== undefined && H.isObject(ov10) ? ov10 : undefined;
+                for (const k12 in y9) {
+                  switch (k12) {
                     case 'strategy': {
-                      const y65: any = y61[k64];
-                      if (!(typeof y65 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'strategy'), y65, 'string');
+                      const y13: any = y9[k12];
+                      if (!(typeof y13 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'strategy'), y13, 'string');
                       else {
-                        if (!(y65 === 'None' || y65 === 'Webhook'))
-                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'strategy'), y65, k66);
+                        if (!(y13 === 'None' || y13 === 'Webhook'))
+                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'strategy'), y13, k14);
                       }
                       break;
                     }
                     case 'webhook': {
-                      const y67: any = y61[k64];
-                      const ov68: any = oo63 !== undefined && hop.call(oo63, k64) ? oo63[k64] : undefined;
+                      const y15: any = y9[k12];
+                      const ov16: any = oo11 !== undefined && hop.call(oo11, k12) ? oo11[k12] : undefined;
                       c.segs[d + 1] = 'webhook';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y67 === 'object' && y67 !== null && !Array.isArray(y67)))
-                        H.typeErr(c, c.pathAt(d + 2), y67, 'object');
+                      if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                        H.typeErr(c, c.pathAt(d + 2), y15, 'object');
                       else {
-                        const oo69: any = ov68 !== undefined && H.isObject(ov68) ? ov68 : undefined;
-                        for (const k70 in y67) {
-                          switch (k70) {
+                        const oo17: any = ov16 !== undefined && H.isObject(ov16) ? ov16 : undefined;
+                        for (const k18 in y15) {
+                          switch (k18) {
                             case 'clientConfig': {
-                              const y71: any = y67[k70];
-                              const ov72: any = oo69 !== undefined && hop.call(oo69, k70) ? oo69[k70] : undefined;
+                              const y19: any = y15[k18];
+                              const ov20: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                               c.segs[d + 2] = 'clientConfig';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y71 === 'object' && y71 !== null && !Array.isArray(y71)))
-                                H.typeErr(c, c.pathAt(d + 3), y71, 'object');
+                              if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
+                                H.typeErr(c, c.pathAt(d + 3), y19, 'object');
                               else {
-                                const oo73: any = ov72 !== undefined && H.isObject(ov72) ? ov72 : undefined;
-                                for (const k74 in y71) {
-                                  switch (k74) {
+                                const oo21: any = ov20 !== undefined && H.isObject(ov20) ? ov20 : undefined;
+                                for (const k22 in y19) {
+                                  switch (k22) {
                                     case 'caBundle': {
-                                      const y75: any = y71[k74];
-                                      if (!(typeof y75 === 'string'))
-                                        H.typeErr(c, H.pj(c.pathAt(d + 3), 'caBundle'), y75, 'string');
+                                      const y23: any = y19[k22];
+                                      if (!(typeof y23 === 'string'))
+                                        H.typeErr(c, H.pj(c.pathAt(d + 3), 'caBundle'), y23, 'string');
                                       else {
-                                        if (!sf76(y75)) H.strFormat(c, H.pj(c.pathAt(d + 3), 'caBundle'), y75, k77);
+                                        if (!sf24(y23)) H.strFormat(c, H.pj(c.pathAt(d + 3), 'caBundle'), y23, k25);
                                       }
                                       break;
                                     }
                                     case 'service': {
-                                      const y78: any = y71[k74];
-                                      const ov79: any =
-                                        oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+                                      const y26: any = y19[k22];
+                                      const ov27: any =
+                                        oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                       c.segs[d + 3] = 'service';
                                       c.kinds[d + 3] = 0;
-                                      if (!(typeof y78 === 'object' && y78 !== null && !Array.isArray(y78)))
-                                        H.typeErr(c, c.pathAt(d + 4), y78, 'object');
+                                      if (!(typeof y26 === 'object' && y26 !== null && !Array.isArray(y26)))
+                                        H.typeErr(c, c.pathAt(d + 4), y26, 'object');
                                       else {
-                                        const oo80: any = ov79 !== undefined && H.isObject(ov79) ? ov79 : undefined;
-                                        for (const k81 in y78) {
-                                          switch (k81) {
+                                        const oo28: any = ov27 !== undefined && H.isObject(ov27) ? ov27 : undefined;
+                                        for (const k29 in y26) {
+                                          switch (k29) {
                                             case 'name': {
-                                              const y82: any = y78[k81];
-                                              const ov83: any =
-                                                oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                                              const y30: any = y26[k29];
+                                              const ov31: any =
+                                                oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                                               c.segs[d + 4] = 'name';
                                               c.kinds[d + 4] = 0;
-                                              if (!(typeof y82 === 'string'))
-                                                H.typeErr(c, c.pathAt(d + 5), y82, 'string');
+                                              if (!(typeof y30 === 'string'))
+                                                H.typeErr(c, c.pathAt(d + 5), y30, 'string');
                                               else {
-                                                c.len = d + 5;
-                                                r0(y82, ov83, c);
+                                                if (!H.surelyNonEmpty(y30)) {
+                                                  c.len = d + 5;
+                                                  r0(y30, ov31, c);
+                                                }
                                               }
                                               break;
                                             }
                                             case 'namespace': {
-                                              const y84: any = y78[k81];
-                                              const ov85: any =
-                                                oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                                              const y32: any = y26[k29];
+                                              const ov33: any =
+                                                oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                                               c.segs[d + 4] = 'namespace';
                                               c.kinds[d + 4] = 0;
-                                              if (!(typeof y84 === 'string'))
-                                                H.typeErr(c, c.pathAt(d + 5), y84, 'string');
+                                              if (!(typeof y32 === 'string'))
+                                                H.typeErr(c, c.pathAt(d + 5), y32, 'string');
                                               else {
-                                                c.len = d + 5;
-                                                r1(y84, ov85, c);
+                                                if (!H.surelyNonEmpty(y32)) {
+                                                  c.len = d + 5;
+                                                  r1(y32, ov33, c);
+                                                }
                                               }
                                               break;
                                             }
                                             case 'path': {
-                                              const y86: any = y78[k81];
-                                              const ov87: any =
-                                                oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                                              const y34: any = y26[k29];
+                                              const ov35: any =
+                                                oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                                               c.segs[d + 4] = 'path';
                                               c.kinds[d + 4] = 0;
-                                              if (!(typeof y86 === 'string'))
-                                                H.typeErr(c, c.pathAt(d + 5), y86, 'string');
+                                              if (!(typeof y34 === 'string'))
+                                                H.typeErr(c, c.pathAt(d + 5), y34, 'string');
                                               else {
                                                 c.len = d + 5;
-                                                r2(y86, ov87, c);
+                                                r2(y34, ov35, c);
                                               }
                                               break;
                                             }
                                             case 'port': {
-                                              const y88: any = y78[k81];
-                                              if (!(typeof y88 === 'number' && Number.isInteger(y88)))
-                                                H.typeErr(c, H.pj(c.pathAt(d + 4), 'port'), y88, 'integer');
+                                              const y36: any = y26[k29];
+                                              const ov37: any =
+                                                oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                                              c.segs[d + 4] = 'port';
+                                              c.kinds[d + 4] = 0;
+                                              if (!(typeof y36 === 'number' && Number.isInteger(y36)))
+                                                H.typeErr(c, c.pathAt(d + 5), y36, 'integer');
                                               else {
-                                                if (y88 < 1) H.minimum(c, H.pj(c.pathAt(d + 4), 'port'), y88, 1, false);
-                                                if (y88 > 65535)
-                                                  H.maximum(c, H.pj(c.pathAt(d + 4), 'port'), y88, 65535, false);
-                                                if (!nf89(y88)) H.numFormat(c, H.pj(c.pathAt(d + 4), 'port'), y88, k90);
+                                                if (!nf38(y36)) H.numFormat(c, c.pathAt(d + 5), y36, k39);
+                                                c.len = d + 5;
+                                                r3(y36, ov37, c);
                                               }
                                               break;
                                             }
                                           }
                                         }
-                                        if (!hop.call(y78, 'name')) {
+                                        if (!hop.call(y26, 'name')) {
                                           c.segs[d + 4] = 'name';
                                           c.kinds[d + 4] = 0;
-                                          const ov91: any =
-                                            ov79 !== undefined && H.isObject(ov79) && hop.call(ov79, 'name')
-                                              ? ov79['name']
+                                          const ov40: any =
+                                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'name')
+                                              ? ov27['name']
                                               : undefined;
                                           c.len = d + 5;
-                                          r0(undefined, ov91, c);
+                                          r0(undefined, ov40, c);
                                         }
-                                        if (!hop.call(y78, 'namespace')) {
+                                        if (!hop.call(y26, 'namespace')) {
                                           c.segs[d + 4] = 'namespace';
                                           c.kinds[d + 4] = 0;
-                                          const ov92: any =
-                                            ov79 !== undefined && H.isObject(ov79) && hop.call(ov79, 'namespace')
-                                              ? ov79['namespace']
+                                          const ov41: any =
+                                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'namespace')
+                                              ? ov27['namespace']
                                               : undefined;
                                           c.len = d + 5;
-                                          r1(undefined, ov92, c);
+                                          r1(undefined, ov41, c);
                                         }
                                       }
                                       break;
                                     }
                                     case 'url': {
-                                      const y93: any = y71[k74];
-                                      const ov94: any =
-                                        oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+                                      const y42: any = y19[k22];
+                                      const ov43: any =
+                                        oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                       c.segs[d + 3] = 'url';
                                       c.kinds[d + 3] = 0;
-                                      if (!(typeof y93 === 'string')) H.typeErr(c, c.pathAt(d + 4), y93, 'string');
+                                      if (!(typeof y42 === 'string')) H.typeErr(c, c.pathAt(d + 4), y42, 'string');
                                       else {
                                         c.len = d + 4;
-                                        r3(y93, ov94, c);
+                                        r4(y42, ov43, c);
                                       }
                                       break;
                                     }
                                   }
                                 }
                                 c.len = d + 3;
-                                r4(y71, ov72, c);
+                                r5(y19, ov20, c);
                               }
                               break;
                             }
                             case 'conversionReviewVersions': {
-                              const y95: any = y67[k70];
-                              const ov96: any = oo69 !== undefined && hop.call(oo69, k70) ? oo69[k70] : undefined;
+                              const y44: any = y15[k18];
+                              const ov45: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                               c.segs[d + 2] = 'conversionReviewVersions';
                               c.kinds[d + 2] = 0;
-                              if (!Array.isArray(y95)) H.typeErr(c, c.pathAt(d + 3), y95, 'array');
+                              if (!Array.isArray(y44)) H.typeErr(c, c.pathAt(d + 3), y44, 'array');
                               else {
-                                for (let i97 = 0; i97 < y95.length; i97++) {
-                                  const y98: any = y95[i97];
-                                  c.segs[d + 3] = i97;
+                                for (let i46 = 0; i46 < y44.length; i46++) {
+                                  const y47: any = y44[i46];
+                                  c.segs[d + 3] = i46;
                                   c.kinds[d + 3] = 1;
-                                  if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 4), y98, 'string');
+                                  if (!(typeof y47 === 'string')) H.typeErr(c, c.pathAt(d + 4), y47, 'string');
                                   else {
-                                    if (typeof y98 !== 'string' || !ok99(y98)) {
+                                    if (typeof y47 !== 'string' || !ok48(y47)) {
                                       c.len = d + 4;
-                                      r5(y98, undefined, c);
+                                      r6(y47, undefined, c);
                                     }
                                   }
                                 }
+                                if (!H.surelyNonEmpty(y44)) {
+                                  c.len = d + 3;
+                                  r7(y44, ov45, c);
+                                }
+                                if (!H.fewerThanTwo(y44)) {
+                                  c.len = d + 3;
+                                  r8(y44, ov45, c);
+                                }
                                 c.len = d + 3;
-                                r6(y95, ov96, c);
-                                c.len = d + 3;
-                                r7(y95, ov96, c);
-                                c.len = d + 3;
-                                r8(y95, ov96, c);
+                                r9(y44, ov45, c);
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y67, 'conversionReviewVersions')) {
+                        if (!hop.call(y15, 'conversionReviewVersions')) {
                           c.segs[d + 2] = 'conversionReviewVersions';
                           c.kinds[d + 2] = 0;
-                          const ov100: any =
-                            ov68 !== undefined && H.isObject(ov68) && hop.call(ov68, 'conversionReviewVersions')
-                              ? ov68['conversionReviewVersions']
+                          const ov49: any =
+                            ov16 !== undefined && H.isObject(ov16) && hop.call(ov16, 'conversionReviewVersions')
+                              ? ov16['conversionReviewVersions']
                               : undefined;
                           c.len = d + 3;
-                          r6(undefined, ov100, c);
+                          r7(undefined, ov49, c);
                         }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y61, 'strategy')) H.required(c, H.pj(c.pathAt(d + 1), 'strategy'));
+                if (!hop.call(y9, 'strategy')) H.required(c, H.pj(c.pathAt(d + 1), 'strategy'));
                 c.len = d + 1;
-                r9(y61, ov62, c);
+                r10(y9, ov10, c);
               }
             }
             break;
           case 5:
-            if (k60 === 'group') {
-              const y101: any = x[k60];
-              const ov102: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k8 === 'group') {
+              const y50: any = x[k8];
+              const ov51: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'group';
               c.kinds[d] = 0;
-              if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 1), y101, 'string');
+              if (!(typeof y50 === 'string')) H.typeErr(c, c.pathAt(d + 1), y50, 'string');
               else {
                 if (c.update) {
                   c.len = d + 1;
-                  r10(y101, ov102, c);
+                  r11(y50, ov51, c);
                 }
-                c.len = d + 1;
-                r11(y101, ov102, c);
-                if (typeof y101 !== 'string' || !ok103(y101)) {
+                if (!H.surelyNonEmpty(y50)) {
                   c.len = d + 1;
-                  r12(y101, ov102, c);
+                  r12(y50, ov51, c);
+                }
+                if (typeof y50 !== 'string' || !ok52(y50)) {
+                  c.len = d + 1;
+                  r13(y50, ov51, c);
                 }
                 c.len = d + 1;
-                r13(y101, ov102, c);
+                r14(y50, ov51, c);
               }
-            } else if (k60 === 'names') {
-              const y104: any = x[k60];
-              const ov105: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k8 === 'names') {
+              const y53: any = x[k8];
+              const ov54: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'names';
               c.kinds[d] = 0;
-              if (!(typeof y104 === 'object' && y104 !== null && !Array.isArray(y104)))
-                H.typeErr(c, c.pathAt(d + 1), y104, 'object');
+              if (!(typeof y53 === 'object' && y53 !== null && !Array.isArray(y53)))
+                H.typeErr(c, c.pathAt(d + 1), y53, 'object');
               else {
-                const oo106: any = ov105 !== undefined && H.isObject(ov105) ? ov105 : undefined;
-                for (const k107 in y104) {
-                  switch (k107.length) {
+                const oo55: any = ov54 !== undefined && H.isObject(ov54) ? ov54 : undefined;
+                for (const k56 in y53) {
+                  switch (k56.length) {
                     case 10:
-                      if (k107 === 'categories') {
-                        const y108: any = y104[k107];
-                        const ov109: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k56 === 'categories') {
+                        const y57: any = y53[k56];
+                        const ov58: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'categories';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y108)) H.typeErr(c, c.pathAt(d + 2), y108, 'array');
+                        if (!Array.isArray(y57)) H.typeErr(c, c.pathAt(d + 2), y57, 'array');
                         else {
-                          for (let i110 = 0; i110 < y108.length; i110++) {
-                            const y111: any = y108[i110];
-                            c.segs[d + 2] = i110;
+                          for (let i59 = 0; i59 < y57.length; i59++) {
+                            const y60: any = y57[i59];
+                            c.segs[d + 2] = i59;
                             c.kinds[d + 2] = 1;
-                            if (!(typeof y111 === 'string')) H.typeErr(c, c.pathAt(d + 3), y111, 'string');
+                            if (!(typeof y60 === 'string')) H.typeErr(c, c.pathAt(d + 3), y60, 'string');
                             else {
-                              if (typeof y111 !== 'string' || !ok112(y111)) {
+                              if (typeof y60 !== 'string' || !ok61(y60)) {
                                 c.len = d + 3;
-                                r14(y111, undefined, c);
+                                r15(y60, undefined, c);
                               }
                             }
                           }
                         }
-                      } else if (k107 === 'shortNames') {
-                        const y120: any = y104[k107];
-                        const ov121: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      } else if (k56 === 'shortNames') {
+                        const y69: any = y53[k56];
+                        const ov70: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'shortNames';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y120)) H.typeErr(c, c.pathAt(d + 2), y120, 'array');
+                        if (!Array.isArray(y69)) H.typeErr(c, c.pathAt(d + 2), y69, 'array');
                         else {
-                          for (let i122 = 0; i122 < y120.length; i122++) {
-                            const y123: any = y120[i122];
-                            c.segs[d + 2] = i122;
+                          for (let i71 = 0; i71 < y69.length; i71++) {
+                            const y72: any = y69[i71];
+                            c.segs[d + 2] = i71;
                             c.kinds[d + 2] = 1;
-                            if (!(typeof y123 === 'string')) H.typeErr(c, c.pathAt(d + 3), y123, 'string');
+                            if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 3), y72, 'string');
                             else {
-                              if (typeof y123 !== 'string' || !ok124(y123)) {
+                              if (typeof y72 !== 'string' || !ok73(y72)) {
                                 c.len = d + 3;
-                                r18(y123, undefined, c);
+                                r19(y72, undefined, c);
                               }
                             }
                           }
@@ -1200,105 +1226,106 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 4:
-                      if (k107 === 'kind') {
-                        const y113: any = y104[k107];
-                        const ov114: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k56 === 'kind') {
+                        const y62: any = y53[k56];
+                        const ov63: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'kind';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y113 === 'string')) H.typeErr(c, c.pathAt(d + 2), y113, 'string');
+                        if (!(typeof y62 === 'string')) H.typeErr(c, c.pathAt(d + 2), y62, 'string');
                         else {
                           c.len = d + 2;
-                          r15(y113, ov114, c);
+                          r16(y62, ov63, c);
                         }
                       }
                       break;
                     case 8:
-                      if (k107 === 'listKind') {
-                        const y115: any = y104[k107];
-                        const ov116: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k56 === 'listKind') {
+                        const y64: any = y53[k56];
+                        const ov65: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'listKind';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y115 === 'string')) H.typeErr(c, c.pathAt(d + 2), y115, 'string');
+                        if (!(typeof y64 === 'string')) H.typeErr(c, c.pathAt(d + 2), y64, 'string');
                         else {
                           c.len = d + 2;
-                          r16(y115, ov116, c);
+                          r17(y64, ov65, c);
                         }
-                      } else if (k107 === 'singular') {
-                        const y125: any = y104[k107];
-                        const ov126: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      } else if (k56 === 'singular') {
+                        const y74: any = y53[k56];
+                        const ov75: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'singular';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y125 === 'string')) H.typeErr(c, c.pathAt(d + 2), y125, 'string');
+                        if (!(typeof y74 === 'string')) H.typeErr(c, c.pathAt(d + 2), y74, 'string');
                         else {
-                          if (typeof y125 !== 'string' || !ok127(y125)) {
+                          if (typeof y74 !== 'string' || !ok76(y74)) {
                             c.len = d + 2;
-                            r19(y125, ov126, c);
+                            r20(y74, ov75, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k107 === 'plural') {
-                        const y117: any = y104[k107];
-                        const ov118: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k56 === 'plural') {
+                        const y66: any = y53[k56];
+                        const ov67: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                         c.segs[d + 1] = 'plural';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y117 === 'string')) H.typeErr(c, c.pathAt(d + 2), y117, 'string');
+                        if (!(typeof y66 === 'string')) H.typeErr(c, c.pathAt(d + 2), y66, 'string');
                         else {
-                          if (typeof y117 !== 'string' || !ok119(y117)) {
+                          if (typeof y66 !== 'string' || !ok68(y66)) {
                             c.len = d + 2;
-                            r17(y117, ov118, c);
+                            r18(y66, ov67, c);
                           }
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y104, 'plural')) H.required(c, H.pj(c.pathAt(d + 1), 'plural'));
-                if (!hop.call(y104, 'kind')) H.required(c, H.pj(c.pathAt(d + 1), 'kind'));
+                if (!hop.call(y53, 'plural')) H.required(c, H.pj(c.pathAt(d + 1), 'plural'));
+                if (!hop.call(y53, 'kind')) H.required(c, H.pj(c.pathAt(d + 1), 'kind'));
                 c.len = d + 1;
-                r20(y104, ov105, c);
+                r21(y53, ov54, c);
               }
-            } else if (k60 === 'scope') {
-              const y130: any = x[k60];
-              if (!(typeof y130 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'scope'), y130, 'string');
+            } else if (k8 === 'scope') {
+              const y79: any = x[k8];
+              if (!(typeof y79 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'scope'), y79, 'string');
               else {
-                if (!(y130 === 'Cluster' || y130 === 'Namespaced'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'scope'), y130, k131);
+                if (!(y79 === 'Cluster' || y79 === 'Namespaced')) H.enumErr(c, H.pj(c.pathAt(d), 'scope'), y79, k80);
               }
             }
             break;
           case 21:
-            if (k60 === 'preserveUnknownFields') {
-              const y128: any = x[k60];
-              const ov129: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k8 === 'preserveUnknownFields') {
+              const y77: any = x[k8];
+              const ov78: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'preserveUnknownFields';
               c.kinds[d] = 0;
-              if (!(typeof y128 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y128, 'boolean');
+              if (!(typeof y77 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y77, 'boolean');
               else {
                 c.len = d + 1;
-                r21(y128, ov129, c);
+                r22(y77, ov78, c);
               }
             }
             break;
           case 8:
-            if (k60 === 'versions') {
-              const y132: any = x[k60];
-              const ov133: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k8 === 'versions') {
+              const y81: any = x[k8];
+              const ov82: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'versions';
               c.kinds[d] = 0;
-              if (!Array.isArray(y132)) H.typeErr(c, c.pathAt(d + 1), y132, 'array');
+              if (!Array.isArray(y81)) H.typeErr(c, c.pathAt(d + 1), y81, 'array');
               else {
-                for (let i134 = 0; i134 < y132.length; i134++) {
-                  const y135: any = y132[i134];
-                  c.segs[d + 1] = i134;
+                for (let i83 = 0; i83 < y81.length; i83++) {
+                  const y84: any = y81[i83];
+                  c.segs[d + 1] = i83;
                   c.kinds[d + 1] = 1;
-                  f64(y135, undefined, c, d + 2);
+                  f64(y84, undefined, c, d + 2);
+                }
+                if (!H.fewerThanTwo(y81)) {
+                  c.len = d + 1;
+                  r42(y81, ov82, c);
                 }
                 c.len = d + 1;
-                r39(y132, ov133, c);
-                c.len = d + 1;
-                r40(y132, ov133, c);
+                r43(y81, ov82, c);
               }
             }
             break;
@@ -1310,16 +1337,16 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'group')) {
         c.segs[d] = 'group';
         c.kinds[d] = 0;
-        const ov304: any = o !== undefined && H.isObject(o) && hop.call(o, 'group') ? o['group'] : undefined;
+        const ov253: any = o !== undefined && H.isObject(o) && hop.call(o, 'group') ? o['group'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r10(undefined, ov304, c);
+          r11(undefined, ov253, c);
         }
         c.len = d + 1;
-        r11(undefined, ov304, c);
+        r12(undefined, ov253, c);
       }
       c.len = d;
-      r41(x, o, c);
+      r44(x, o, c);
     }
   }
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
@@ -1340,480 +1367,83 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y5: any = x[k1];
+              const ov6: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              f35(y57, ov58, c, d + 1);
+              f35(y5, ov6, c, d + 1);
             }
             break;
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
-              }
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y305: any = x[k1];
-              const ov306: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y254: any = x[k1];
+              const ov255: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y305 === 'object' && y305 !== null && !Array.isArray(y305)))
-                H.typeErr(c, c.pathAt(d + 1), y305, 'object');
+              if (!(typeof y254 === 'object' && y254 !== null && !Array.isArray(y254)))
+                H.typeErr(c, c.pathAt(d + 1), y254, 'object');
               else {
-                const oo307: any = ov306 !== undefined && H.isObject(ov306) ? ov306 : undefined;
-                for (const k308 in y305) {
-                  switch (k308) {
+                const oo256: any = ov255 !== undefined && H.isObject(ov255) ? ov255 : undefined;
+                for (const k257 in y254) {
+                  switch (k257) {
                     case 'acceptedNames': {
-                      const y309: any = y305[k308];
-                      const ov310: any = oo307 !== undefined && hop.call(oo307, k308) ? oo307[k308] : undefined;
+                      const y258: any = y254[k257];
+                      const ov259: any = oo256 !== undefined && hop.call(oo256, k257) ? oo256[k257] : undefined;
                       c.segs[d + 1] = 'acceptedNames';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y309 === 'object' && y309 !== null && !Array.isArray(y309)))
-                        H.typeErr(c, c.pathAt(d + 2), y309, 'object');
+                      if (!(typeof y258 === 'object' && y258 !== null && !Array.isArray(y258)))
+                        H.typeErr(c, c.pathAt(d + 2), y258, 'object');
                       else {
-                        const oo311: any = ov310 !== undefined && H.isObject(ov310) ? ov310 : undefined;
-                        for (const k312 in y309) {
-                          switch (k312.length) {
+                        const oo260: any = ov259 !== undefined && H.isObject(ov259) ? ov259 : undefined;
+                        for (const k261 in y258) {
+                          switch (k261.length) {
                             case 10:
-                              if (k312 === 'categories') {
-                                const y313: any = y309[k312];
-                                const ov314: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              if (k261 === 'categories') {
+                                const y262: any = y258[k261];
+                                const ov263: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'categories';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y313)) H.typeErr(c, c.pathAt(d + 3), y313, 'array');
+                                if (!Array.isArray(y262)) H.typeErr(c, c.pathAt(d + 3), y262, 'array');
                                 else {
-                                  for (let i315 = 0; i315 < y313.length; i315++) {
-                                    const y316: any = y313[i315];
-                                    c.segs[d + 3] = i315;
+                                  for (let i264 = 0; i264 < y262.length; i264++) {
+                                    const y265: any = y262[i264];
+                                    c.segs[d + 3] = i264;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y316 === 'string')) H.typeErr(c, c.pathAt(d + 4), y316, 'string');
+                                    if (!(typeof y265 === 'string')) H.typeErr(c, c.pathAt(d + 4), y265, 'string');
                                     else {
-                                      if (typeof y316 !== 'string' || !ok317(y316)) {
+                                      if (typeof y265 !== 'string' || !ok266(y265)) {
                                         c.len = d + 4;
-                                        r14(y316, undefined, c);
+                                        r15(y265, undefined, c);
                                       }
                                     }
                                   }
                                 }
-                              } else if (k312 === 'shortNames') {
-                                const y325: any = y309[k312];
-                                const ov326: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              } else if (k261 === 'shortNames') {
+                                const y274: any = y258[k261];
+                                const ov275: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'shortNames';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y325)) H.typeErr(c, c.pathAt(d + 3), y325, 'array');
+                                if (!Array.isArray(y274)) H.typeErr(c, c.pathAt(d + 3), y274, 'array');
                                 else {
-                                  for (let i327 = 0; i327 < y325.length; i327++) {
-                                    const y328: any = y325[i327];
-                                    c.segs[d + 3] = i327;
+                                  for (let i276 = 0; i276 < y274.length; i276++) {
+                                    const y277: any = y274[i276];
+                                    c.segs[d + 3] = i276;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y328 === 'string')) H.typeErr(c, c.pathAt(d + 4), y328, 'string');
+                                    if (!(typeof y277 === 'string')) H.typeErr(c, c.pathAt(d + 4), y277, 'string');
                                     else {
-                                      if (typeof y328 !== 'string' || !ok329(y328)) {
+                                      if (typeof y277 !== 'string' || !ok278(y277)) {
                                         c.len = d + 4;
-                                        r18(y328, undefined, c);
+                                        r19(y277, undefined, c);
                                       }
                                     }
                                   }
@@ -1821,218 +1451,218 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                               }
                               break;
                             case 4:
-                              if (k312 === 'kind') {
-                                const y318: any = y309[k312];
-                                const ov319: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              if (k261 === 'kind') {
+                                const y267: any = y258[k261];
+                                const ov268: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'kind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y318 === 'string')) H.typeErr(c, c.pathAt(d + 3), y318, 'string');
+                                if (!(typeof y267 === 'string')) H.typeErr(c, c.pathAt(d + 3), y267, 'string');
                                 else {
                                   c.len = d + 3;
-                                  r15(y318, ov319, c);
+                                  r16(y267, ov268, c);
                                 }
                               }
                               break;
                             case 8:
-                              if (k312 === 'listKind') {
-                                const y320: any = y309[k312];
-                                const ov321: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              if (k261 === 'listKind') {
+                                const y269: any = y258[k261];
+                                const ov270: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'listKind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y320 === 'string')) H.typeErr(c, c.pathAt(d + 3), y320, 'string');
+                                if (!(typeof y269 === 'string')) H.typeErr(c, c.pathAt(d + 3), y269, 'string');
                                 else {
                                   c.len = d + 3;
-                                  r16(y320, ov321, c);
+                                  r17(y269, ov270, c);
                                 }
-                              } else if (k312 === 'singular') {
-                                const y330: any = y309[k312];
-                                const ov331: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              } else if (k261 === 'singular') {
+                                const y279: any = y258[k261];
+                                const ov280: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'singular';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y330 === 'string')) H.typeErr(c, c.pathAt(d + 3), y330, 'string');
+                                if (!(typeof y279 === 'string')) H.typeErr(c, c.pathAt(d + 3), y279, 'string');
                                 else {
-                                  if (typeof y330 !== 'string' || !ok332(y330)) {
+                                  if (typeof y279 !== 'string' || !ok281(y279)) {
                                     c.len = d + 3;
-                                    r19(y330, ov331, c);
+                                    r20(y279, ov280, c);
                                   }
                                 }
                               }
                               break;
                             case 6:
-                              if (k312 === 'plural') {
-                                const y322: any = y309[k312];
-                                const ov323: any =
-                                  oo311 !== undefined && hop.call(oo311, k312) ? oo311[k312] : undefined;
+                              if (k261 === 'plural') {
+                                const y271: any = y258[k261];
+                                const ov272: any =
+                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
                                 c.segs[d + 2] = 'plural';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y322 === 'string')) H.typeErr(c, c.pathAt(d + 3), y322, 'string');
+                                if (!(typeof y271 === 'string')) H.typeErr(c, c.pathAt(d + 3), y271, 'string');
                                 else {
-                                  if (typeof y322 !== 'string' || !ok324(y322)) {
+                                  if (typeof y271 !== 'string' || !ok273(y271)) {
                                     c.len = d + 3;
-                                    r17(y322, ov323, c);
+                                    r18(y271, ov272, c);
                                   }
                                 }
                               }
                               break;
                           }
                         }
-                        if (!hop.call(y309, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
-                        if (!hop.call(y309, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
+                        if (!hop.call(y258, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
+                        if (!hop.call(y258, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
                         c.len = d + 2;
-                        r20(y309, ov310, c);
+                        r21(y258, ov259, c);
                       }
                       break;
                     }
                     case 'conditions': {
-                      const y333: any = y305[k308];
-                      if (!Array.isArray(y333)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y333, 'array');
+                      const y282: any = y254[k257];
+                      if (!Array.isArray(y282)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y282, 'array');
                       else {
-                        for (let i334 = 0; i334 < y333.length; i334++) {
-                          const y335: any = y333[i334];
-                          if (!(typeof y335 === 'object' && y335 !== null && !Array.isArray(y335)))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), y335, 'object');
+                        for (let i283 = 0; i283 < y282.length; i283++) {
+                          const y284: any = y282[i283];
+                          if (!(typeof y284 === 'object' && y284 !== null && !Array.isArray(y284)))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), y284, 'object');
                           else {
-                            for (const k336 in y335) {
-                              switch (k336.length) {
+                            for (const k285 in y284) {
+                              switch (k285.length) {
                                 case 18:
-                                  if (k336 === 'lastTransitionTime') {
-                                    const y337: any = y335[k336];
-                                    if (!(typeof y337 === 'string'))
+                                  if (k285 === 'lastTransitionTime') {
+                                    const y286: any = y284[k285];
+                                    if (!(typeof y286 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'lastTransitionTime'),
-                                        y337,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'lastTransitionTime'),
+                                        y286,
                                         'string',
                                       );
                                     else {
-                                      if (!sf338(y337))
+                                      if (!sf287(y286))
                                         H.strFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'lastTransitionTime'),
-                                          y337,
-                                          k339,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'lastTransitionTime'),
+                                          y286,
+                                          k288,
                                         );
                                     }
-                                  } else if (k336 === 'observedGeneration') {
-                                    const y341: any = y335[k336];
-                                    if (!(typeof y341 === 'number' && Number.isInteger(y341)))
+                                  } else if (k285 === 'observedGeneration') {
+                                    const y290: any = y284[k285];
+                                    if (!(typeof y290 === 'number' && Number.isInteger(y290)))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'observedGeneration'),
-                                        y341,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'observedGeneration'),
+                                        y290,
                                         'integer',
                                       );
                                     else {
-                                      if (!nf342(y341))
+                                      if (!nf291(y290))
                                         H.numFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'observedGeneration'),
-                                          y341,
-                                          k343,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'observedGeneration'),
+                                          y290,
+                                          k292,
                                         );
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k336 === 'message') {
-                                    const y340: any = y335[k336];
-                                    if (!(typeof y340 === 'string'))
+                                  if (k285 === 'message') {
+                                    const y289: any = y284[k285];
+                                    if (!(typeof y289 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'message'),
-                                        y340,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'message'),
+                                        y289,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 6:
-                                  if (k336 === 'reason') {
-                                    const y344: any = y335[k336];
-                                    if (!(typeof y344 === 'string'))
+                                  if (k285 === 'reason') {
+                                    const y293: any = y284[k285];
+                                    if (!(typeof y293 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'reason'),
-                                        y344,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'reason'),
+                                        y293,
                                         'string',
                                       );
-                                  } else if (k336 === 'status') {
-                                    const y345: any = y335[k336];
-                                    if (!(typeof y345 === 'string'))
+                                  } else if (k285 === 'status') {
+                                    const y294: any = y284[k285];
+                                    if (!(typeof y294 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'status'),
-                                        y345,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'),
+                                        y294,
                                         'string',
                                       );
                                     else {
-                                      if (!(y345 === 'True' || y345 === 'False' || y345 === 'Unknown'))
+                                      if (!(y294 === 'True' || y294 === 'False' || y294 === 'Unknown'))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'status'),
-                                          y345,
-                                          k346,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'),
+                                          y294,
+                                          k295,
                                         );
                                     }
                                   }
                                   break;
                                 case 4:
-                                  if (k336 === 'type') {
-                                    const y347: any = y335[k336];
-                                    if (!(typeof y347 === 'string'))
+                                  if (k285 === 'type') {
+                                    const y296: any = y284[k285];
+                                    if (!(typeof y296 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'type'),
-                                        y347,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'),
+                                        y296,
                                         'string',
                                       );
                                     else {
                                       if (!(
-                                        y347 === 'Established' ||
-                                        y347 === 'NamesAccepted' ||
-                                        y347 === 'Terminating'
+                                        y296 === 'Established' ||
+                                        y296 === 'NamesAccepted' ||
+                                        y296 === 'Terminating'
                                       ))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'type'),
-                                          y347,
-                                          k348,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'),
+                                          y296,
+                                          k297,
                                         );
                                     }
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y335, 'type'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'type'));
-                            if (!hop.call(y335, 'status'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i334), 'status'));
+                            if (!hop.call(y284, 'type'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'));
+                            if (!hop.call(y284, 'status'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'));
                           }
                         }
-                        if (y333.length > 1 && H.mapHasDup(y333, k349))
-                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y333, k349);
+                        if (y282.length > 1 && H.mapHasDup(y282, k298))
+                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y282, k298);
                       }
                       break;
                     }
                     case 'observedGeneration': {
-                      const y350: any = y305[k308];
-                      if (!(typeof y350 === 'number' && Number.isInteger(y350)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y350, 'integer');
+                      const y299: any = y254[k257];
+                      if (!(typeof y299 === 'number' && Number.isInteger(y299)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y299, 'integer');
                       else {
-                        if (!nf351(y350)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y350, k352);
+                        if (!nf300(y299)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y299, k301);
                       }
                       break;
                     }
                     case 'storedVersions': {
-                      const y353: any = y305[k308];
-                      if (!Array.isArray(y353)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y353, 'array');
+                      const y302: any = y254[k257];
+                      if (!Array.isArray(y302)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y302, 'array');
                       else {
-                        for (let i354 = 0; i354 < y353.length; i354++) {
-                          const y355: any = y353[i354];
-                          if (!(typeof y355 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i354), y355, 'string');
+                        for (let i303 = 0; i303 < y302.length; i303++) {
+                          const y304: any = y302[i303];
+                          if (!(typeof y304 === 'string'))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i303), y304, 'string');
                         }
                       }
                       break;
@@ -2046,13 +1676,13 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       }
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
       c.len = d;
-      r42(x, o, c);
+      r45(x, o, c);
     }
   }
   function f153(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r43(x, o, c);
+    r46(x, o, c);
   }
   return f153;
 }
@@ -2062,129 +1692,96 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  * leaves the rule to the CEL interpreter, which reports every failure.
  */
 export const compiledCel: readonly CompiledCelFast[] = [
-  (s: any, o: any): boolean => A.B(A.S(s) === A.S('')) || A.B(A.S(s).startsWith(A.S('/'))),
-  (s: any, o: any): boolean => A.B(A.has(s, 'url')) !== A.B(A.has(s, 'service')),
+  (s: any, o: any): boolean => A.I(s) >= 1 && A.I(s) <= 65535,
+  (s: any, o: any): boolean => A.has(s, 'url') !== A.has(s, 'service'),
+  (s: any, o: any): boolean => A.L(s).length === 0 || A.L(s).some((v0) => A.S(v0) === 'v1' || A.S(v0) === 'v1beta1'),
   (s: any, o: any): boolean =>
-    A.B(A.I(A.L(s).length) === A.I(0)) ||
-    A.B(A.L(s).some((v0) => A.B(A.B(A.S(v0) === A.S('v1')) || A.B(A.S(v0) === A.S('v1beta1'))))),
+    !A.has(s, 'strategy') ||
+    A.S(A.sel(s, 'strategy')) !== 'Webhook' ||
+    (A.has(s, 'webhook') && A.has(A.sel(s, 'webhook'), 'clientConfig')),
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'strategy'))) || A.B(A.S(A.sel(s, 'strategy')) !== A.S('Webhook'))) ||
-    A.B(A.B(A.has(s, 'webhook')) && A.B(A.has(A.sel(s, 'webhook'), 'clientConfig'))),
+    (A.has(s, 'strategy') && A.S(A.sel(s, 'strategy')) === 'Webhook') ||
+    !A.has(s, 'webhook') ||
+    !A.has(A.sel(s, 'webhook'), 'clientConfig'),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(A.has(s, 'strategy')) && A.B(A.S(A.sel(s, 'strategy')) === A.S('Webhook'))) ||
-        A.B(!A.B(A.has(s, 'webhook'))),
-    ) || A.B(!A.B(A.has(A.sel(s, 'webhook'), 'clientConfig'))),
+    (A.has(s, 'strategy') && A.S(A.sel(s, 'strategy')) === 'Webhook') ||
+    !A.has(s, 'webhook') ||
+    !A.has(A.sel(s, 'webhook'), 'conversionReviewVersions') ||
+    A.L(A.sel(A.sel(s, 'webhook'), 'conversionReviewVersions')).length === 0,
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'strategy')) && A.B(A.S(A.sel(s, 'strategy')) === A.S('Webhook'))) ||
-          A.B(!A.B(A.has(s, 'webhook'))),
-      ) || A.B(!A.B(A.has(A.sel(s, 'webhook'), 'conversionReviewVersions'))),
-    ) || A.B(A.I(A.L(A.sel(A.sel(s, 'webhook'), 'conversionReviewVersions')).length) === A.I(0)),
+    !A.matchesAscii(
+      A.S(s),
+      '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+      /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    ) || A.S(s).includes('.'),
   (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.matchesAscii(
-          A.S(s),
-          '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
-          /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
-        ),
-      ),
-    ) || A.B(A.S(s).includes(A.S('.'))),
+    A.S(s) === '' ||
+    (A.strSize(s) <= 63 &&
+      A.matchesAscii(A.S(s), '^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$', /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/)),
   (s: any, o: any): boolean =>
-    A.B(A.S(s) === A.S('')) ||
-    A.B(
-      A.B(A.I(A.strSize(s)) <= A.I(63)) &&
-        A.B(A.matchesAscii(A.S(s), '^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$', /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/)),
-    ),
+    A.S(s) === '' ||
+    (A.strSize(s) <= 63 &&
+      A.matchesAscii(A.S(s), '^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$', /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/)),
   (s: any, o: any): boolean =>
-    A.B(A.S(s) === A.S('')) ||
-    A.B(
-      A.B(A.I(A.strSize(s)) <= A.I(63)) &&
-        A.B(A.matchesAscii(A.S(s), '^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$', /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/)),
-    ),
+    !A.has(s, 'listKind') ||
+    !A.has(s, 'kind') ||
+    A.S(A.sel(s, 'kind')) === '' ||
+    A.S(A.sel(s, 'kind')) !== A.S(A.sel(s, 'listKind')),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'listKind'))) || A.B(!A.B(A.has(s, 'kind')))) || A.B(A.S(A.sel(s, 'kind')) === A.S('')),
-    ) || A.B(A.S(A.sel(s, 'kind')) !== A.S(A.sel(s, 'listKind'))),
+    A.S(s) === '' || ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'].includes(A.S(s)),
+  (s: any, o: any): boolean => A.S(s) === '' || A.S(s).startsWith('.'),
+  (s: any, o: any): boolean => A.S(s) === '' || ['integer', 'number', 'string', 'boolean', 'date'].includes(A.S(s)),
+  (s: any, o: any): boolean => A.S(s) !== '',
   (s: any, o: any): boolean =>
-    A.B(A.S(s) === A.S('')) ||
-    A.B(['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'].includes(A.S(s))),
-  (s: any, o: any): boolean =>
-    A.B(A.S(s) === A.S('')) || A.B(['integer', 'number', 'string', 'boolean', 'date'].includes(A.S(s))),
-  (s: any, o: any): boolean =>
-    A.B(A.S(s) === A.S('')) || A.B(['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(A.S(s))),
+    A.S(s) === '' || ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(A.S(s)),
   (s: any, o: any): boolean => !A.B(s),
-  (s: any, o: any): boolean => !A.B(A.S(s).includes(A.S('\n'))),
-  (s: any, o: any): boolean => A.B(A.S(s) === A.S('')) || A.B(!A.B(A.S(s).startsWith(A.S('.metadata')))),
+  (s: any, o: any): boolean => !A.S(s).includes('\n'),
+  (s: any, o: any): boolean => A.S(s) === '' || A.S(s).startsWith('.'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('.') || A.S(s).startsWith('.spec.') || A.S(s).startsWith('.status.'),
+  (s: any, o: any): boolean => A.S(s) === '' || A.S(s).startsWith('.'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('.') || A.S(s).startsWith('.spec.'),
+  (s: any, o: any): boolean => A.S(s) === '' || A.S(s).startsWith('.'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('.') || A.S(s).startsWith('.status.'),
   (s: any, o: any): boolean =>
-    A.B(A.B(A.S(s) === A.S('')) || A.B(A.S(s).startsWith(A.S('.spec.')))) || A.B(A.S(s).startsWith(A.S('.status.'))),
-  (s: any, o: any): boolean => A.S(s).startsWith(A.S('.spec.')),
-  (s: any, o: any): boolean => A.S(s).startsWith(A.S('.status.')),
+    !A.has(s, 'deprecationWarning') || (A.has(s, 'deprecated') && A.B(A.sel(s, 'deprecated'))),
+  (s: any, o: any): boolean => A.has(s, 'schema') && A.has(A.sel(s, 'schema'), 'openAPIV3Schema'),
+  (s: any, o: any): boolean => A.L(A.L(s).filter((v0) => A.B(A.sel(v0, 'storage')))).length === 1,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'deprecationWarning'))) || A.B(A.B(A.has(s, 'deprecated')) && A.B(A.sel(s, 'deprecated'))),
-  (s: any, o: any): boolean => A.B(A.has(s, 'schema')) && A.B(A.has(A.sel(s, 'schema'), 'openAPIV3Schema')),
-  (s: any, o: any): boolean => A.I(A.L(A.L(s).filter((v0) => A.B(A.sel(v0, 'storage')))).length) === A.I(1),
+    !A.has(s, 'names') || !A.has(A.sel(s, 'names'), 'plural') || A.S(A.sel(A.sel(s, 'names'), 'plural')) !== '',
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'names'))) || A.B(!A.B(A.has(A.sel(s, 'names'), 'plural')))) ||
-    A.B(A.S(A.sel(A.sel(s, 'names'), 'plural')) !== A.S('')),
+    !A.has(s, 'names') || !A.has(A.sel(s, 'names'), 'kind') || A.S(A.sel(A.sel(s, 'names'), 'kind')) !== '',
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'names'))) || A.B(!A.B(A.has(A.sel(s, 'names'), 'kind')))) ||
-    A.B(A.S(A.sel(A.sel(s, 'names'), 'kind')) !== A.S('')),
+    !A.has(s, 'names') ||
+    (A.has(A.sel(s, 'names'), 'singular') && A.S(A.sel(A.sel(s, 'names'), 'singular')) !== '') ||
+    (A.has(A.sel(s, 'names'), 'kind') && A.S(A.sel(A.sel(s, 'names'), 'kind')) !== ''),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'names'))) ||
-        A.B(A.B(A.has(A.sel(s, 'names'), 'singular')) && A.B(A.S(A.sel(A.sel(s, 'names'), 'singular')) !== A.S(''))),
-    ) || A.B(A.B(A.has(A.sel(s, 'names'), 'kind')) && A.B(A.S(A.sel(A.sel(s, 'names'), 'kind')) !== A.S(''))),
+    !A.has(s, 'names') ||
+    (A.has(A.sel(s, 'names'), 'listKind') && A.S(A.sel(A.sel(s, 'names'), 'listKind')) !== '') ||
+    (A.has(A.sel(s, 'names'), 'kind') && A.S(A.sel(A.sel(s, 'names'), 'kind')) !== ''),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'names'))) ||
-        A.B(A.B(A.has(A.sel(s, 'names'), 'listKind')) && A.B(A.S(A.sel(A.sel(s, 'names'), 'listKind')) !== A.S(''))),
-    ) || A.B(A.B(A.has(A.sel(s, 'names'), 'kind')) && A.B(A.S(A.sel(A.sel(s, 'names'), 'kind')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    A.B(
-      A.B(
-        A.B(!A.B(A.has(s, 'conversion'))) ||
-          A.B(
-            A.B(A.has(A.sel(s, 'conversion'), 'strategy')) &&
-              A.B(A.S(A.sel(A.sel(s, 'conversion'), 'strategy')) === A.S('None')),
-          ),
-      ) || A.B(!A.B(A.has(s, 'preserveUnknownFields'))),
-    ) || A.B(!A.B(A.sel(s, 'preserveUnknownFields'))),
+    !A.has(s, 'conversion') ||
+    (A.has(A.sel(s, 'conversion'), 'strategy') && A.S(A.sel(A.sel(s, 'conversion'), 'strategy')) === 'None') ||
+    !A.has(s, 'preserveUnknownFields') ||
+    !A.B(A.sel(s, 'preserveUnknownFields')),
   (s: any, o: any): boolean =>
     A.S(A.sel(A.sel(s, 'metadata'), 'name')) ===
-    A.S(A.S(A.S(A.sel(A.sel(A.sel(s, 'spec'), 'names'), 'plural')) + A.S('.')) + A.S(A.sel(A.sel(s, 'spec'), 'group'))),
+    A.S(A.sel(A.sel(A.sel(s, 'spec'), 'names'), 'plural')) + '.' + A.S(A.sel(A.sel(s, 'spec'), 'group')),
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'status'))) || A.B(!A.B(A.has(A.sel(s, 'status'), 'storedVersions')))) ||
-    A.B(
-      A.L(A.sel(A.sel(s, 'status'), 'storedVersions')).every((v0) =>
-        A.B(A.L(A.sel(A.sel(s, 'spec'), 'versions')).some((v1) => A.B(A.S(A.sel(v1, 'name')) === A.S(v0)))),
-      ),
-    ),
+    !(
+      A.has(o, 'status') &&
+      A.has(A.sel(o, 'status'), 'conditions') &&
+      A.L(A.sel(A.sel(o, 'status'), 'conditions')).some(
+        (v0) => A.S(A.sel(v0, 'type')) === 'Established' && A.S(A.sel(v0, 'status')) === 'True',
+      )
+    ) || A.S(A.sel(A.sel(s, 'spec'), 'scope')) === A.S(A.sel(A.sel(o, 'spec'), 'scope')),
   (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.B(A.B(A.has(o, 'status')) && A.B(A.has(A.sel(o, 'status'), 'conditions'))) &&
-          A.B(
-            A.L(A.sel(A.sel(o, 'status'), 'conditions')).some((v0) =>
-              A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Established')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-            ),
-          ),
-      ),
-    ) || A.B(A.S(A.sel(A.sel(s, 'spec'), 'scope')) === A.S(A.sel(A.sel(o, 'spec'), 'scope'))),
-  (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.B(A.B(A.has(o, 'status')) && A.B(A.has(A.sel(o, 'status'), 'conditions'))) &&
-          A.B(
-            A.L(A.sel(A.sel(o, 'status'), 'conditions')).some((v0) =>
-              A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Established')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-            ),
-          ),
-      ),
-    ) ||
-    A.B(A.S(A.sel(A.sel(A.sel(s, 'spec'), 'names'), 'kind')) === A.S(A.sel(A.sel(A.sel(o, 'spec'), 'names'), 'kind'))),
+    !(
+      A.has(o, 'status') &&
+      A.has(A.sel(o, 'status'), 'conditions') &&
+      A.L(A.sel(A.sel(o, 'status'), 'conditions')).some(
+        (v0) => A.S(A.sel(v0, 'type')) === 'Established' && A.S(A.sel(v0, 'status')) === 'True',
+      )
+    ) || A.S(A.sel(A.sel(A.sel(s, 'spec'), 'names'), 'kind')) === A.S(A.sel(A.sel(A.sel(o, 'spec'), 'names'), 'kind')),
   (s: any, o: any): boolean =>
     A.S(A.sel(A.sel(A.sel(s, 'spec'), 'names'), 'plural')) === A.S(A.sel(A.sel(A.sel(o, 'spec'), 'names'), 'plural')),
 ];
@@ -2201,6 +1798,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './event.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'Event',
@@ -29,35 +31,24 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'pathSegment',
 };
 
-/** The generated validation of a Event: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a Event: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
-  const sf9 = H.stringFormat('date-time')!;
-  const k10 = 'date-time';
-  const nf12 = H.numberFormat('int64')!;
-  const k13 = 'int64';
-  const sf15 = H.stringFormat('date-time')!;
-  const k16 = 'date-time';
-  const nf22 = H.numberFormat('int64')!;
-  const k23 = 'int64';
+  const s3 = S['ObjectMeta']!;
+  const sf20 = H.stringFormat('date-time')!;
+  const k21 = 'date-time';
+  const sf23 = H.stringFormat('date-time')!;
+  const k24 = 'date-time';
+  const nf26 = H.numberFormat('int32')!;
+  const k27 = 'int32';
+  const sf30 = H.stringFormat('date-time')!;
+  const k31 = 'date-time';
+  const nf35 = H.numberFormat('int32')!;
+  const k36 = 'int32';
   const sf38 = H.stringFormat('date-time')!;
   const k39 = 'date-time';
-  const k52 = ['uid'];
-  const sf72 = H.stringFormat('date-time')!;
-  const k73 = 'date-time';
-  const sf75 = H.stringFormat('date-time')!;
-  const k76 = 'date-time';
-  const nf78 = H.numberFormat('int32')!;
-  const k79 = 'int32';
-  const sf82 = H.stringFormat('date-time')!;
-  const k83 = 'date-time';
-  const nf87 = H.numberFormat('int32')!;
-  const k88 = 'int32';
-  const sf90 = H.stringFormat('date-time')!;
-  const k91 = 'date-time';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // Event
+  function f56(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       for (const k0 in x) {
@@ -73,525 +64,128 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y2: any = x[k0];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y2, 'string');
             } else if (k0 === 'type') {
-              const y80: any = x[k0];
-              if (!(typeof y80 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'type'), y80, 'string');
+              const y28: any = x[k0];
+              if (!(typeof y28 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'type'), y28, 'string');
             }
             break;
           case 8:
             if (k0 === 'metadata') {
               const y3: any = x[k0];
-              if (!(typeof y3 === 'object' && y3 !== null && !Array.isArray(y3)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y3, 'object');
-              else {
-                for (const k4 in y3) {
-                  switch (k4.length) {
-                    case 11:
-                      if (k4 === 'annotations') {
-                        const y5: any = y3[k4];
-                        if (!(typeof y5 === 'object' && y5 !== null && !Array.isArray(y5)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y5, 'object');
-                        else {
-                          for (const k6 in y5) {
-                            const y7: any = y5[k6];
-                            if (!(typeof y7 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k6), y7, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k4 === 'creationTimestamp') {
-                        const y8: any = y3[k4];
-                        if (!(typeof y8 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y8, 'string');
-                        else {
-                          if (!sf9(y8))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y8, k10);
-                        }
-                      } else if (k4 === 'deletionTimestamp') {
-                        const y14: any = y3[k4];
-                        if (!(typeof y14 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y14, 'string');
-                        else {
-                          if (!sf15(y14))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y14, k16);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k4 === 'deletionGracePeriodSeconds') {
-                        const y11: any = y3[k4];
-                        if (!(typeof y11 === 'number' && Number.isInteger(y11)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y11,
-                            'integer',
-                          );
-                        else {
-                          if (!nf12(y11))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y11, k13);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k4 === 'finalizers') {
-                        const y17: any = y3[k4];
-                        if (!Array.isArray(y17))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y17, 'array');
-                        else {
-                          for (let i18 = 0; i18 < y17.length; i18++) {
-                            const y19: any = y17[i18];
-                            if (!(typeof y19 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i18), y19, 'string');
-                          }
-                          if (y17.length > 1 && H.setHasDup(y17))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y17);
-                        }
-                      } else if (k4 === 'generation') {
-                        const y21: any = y3[k4];
-                        if (!(typeof y21 === 'number' && Number.isInteger(y21)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y21, 'integer');
-                        else {
-                          if (!nf22(y21)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y21, k23);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k4 === 'generateName') {
-                        const y20: any = y3[k4];
-                        if (!(typeof y20 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y20, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k4 === 'labels') {
-                        const y24: any = y3[k4];
-                        if (!(typeof y24 === 'object' && y24 !== null && !Array.isArray(y24)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y24, 'object');
-                        else {
-                          for (const k25 in y24) {
-                            const y26: any = y24[k25];
-                            if (!(typeof y26 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k25), y26, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k4 === 'managedFields') {
-                        const y27: any = y3[k4];
-                        if (!Array.isArray(y27))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y27, 'array');
-                        else {
-                          for (let i28 = 0; i28 < y27.length; i28++) {
-                            const y29: any = y27[i28];
-                            if (!(typeof y29 === 'object' && y29 !== null && !Array.isArray(y29)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                y29,
-                                'object',
-                              );
-                            else {
-                              for (const k30 in y29) {
-                                switch (k30.length) {
-                                  case 10:
-                                    if (k30 === 'apiVersion') {
-                                      const y31: any = y29[k30];
-                                      if (!(typeof y31 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'apiVersion',
-                                          ),
-                                          y31,
-                                          'string',
-                                        );
-                                    } else if (k30 === 'fieldsType') {
-                                      const y32: any = y29[k30];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'fieldsType',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k30 === 'fieldsV1') {
-                                      const y33: any = y29[k30];
-                                      if (!(typeof y33 === 'object' && y33 !== null && !Array.isArray(y33)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'fieldsV1',
-                                          ),
-                                          y33,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k30 === 'manager') {
-                                      const y34: any = y29[k30];
-                                      if (!(typeof y34 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'manager',
-                                          ),
-                                          y34,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k30 === 'operation') {
-                                      const y35: any = y29[k30];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'operation',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k30 === 'subresource') {
-                                      const y36: any = y29[k30];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                            'subresource',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k30 === 'time') {
-                                      const y37: any = y29[k30];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28), 'time'),
-                                          y37,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf38(y37))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i28),
-                                              'time',
-                                            ),
-                                            y37,
-                                            k39,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k4 === 'name') {
-                        const y40: any = y3[k4];
-                        if (!(typeof y40 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y40, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k4 === 'namespace') {
-                        const y41: any = y3[k4];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y41, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k4 === 'ownerReferences') {
-                        const y42: any = y3[k4];
-                        if (!Array.isArray(y42))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y42, 'array');
-                        else {
-                          for (let i43 = 0; i43 < y42.length; i43++) {
-                            const y44: any = y42[i43];
-                            if (!(typeof y44 === 'object' && y44 !== null && !Array.isArray(y44)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                y44,
-                                'object',
-                              );
-                            else {
-                              for (const k45 in y44) {
-                                switch (k45.length) {
-                                  case 10:
-                                    if (k45 === 'apiVersion') {
-                                      const y46: any = y44[k45];
-                                      if (!(typeof y46 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'apiVersion',
-                                          ),
-                                          y46,
-                                          'string',
-                                        );
-                                    } else if (k45 === 'controller') {
-                                      const y48: any = y44[k45];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'controller',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k45 === 'blockOwnerDeletion') {
-                                      const y47: any = y44[k45];
-                                      if (!(typeof y47 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y47,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k45 === 'kind') {
-                                      const y49: any = y44[k45];
-                                      if (!(typeof y49 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'kind',
-                                          ),
-                                          y49,
-                                          'string',
-                                        );
-                                    } else if (k45 === 'name') {
-                                      const y50: any = y44[k45];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'name',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k45 === 'uid') {
-                                      const y51: any = y44[k45];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43),
-                                            'uid',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y44, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43), 'apiVersion'),
-                                );
-                              if (!hop.call(y44, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43), 'kind'),
-                                );
-                              if (!hop.call(y44, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43), 'name'),
-                                );
-                              if (!hop.call(y44, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i43), 'uid'),
-                                );
-                            }
-                          }
-                          if (y42.length > 1 && H.mapHasDup(y42, k52))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y42, k52);
-                        }
-                      } else if (k4 === 'resourceVersion') {
-                        const y53: any = y3[k4];
-                        if (!(typeof y53 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y53, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k4 === 'selfLink') {
-                        const y54: any = y3[k4];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y54, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k4 === 'uid') {
-                        const y55: any = y3[k4];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y55, 'string');
-                      }
-                      break;
-                  }
-                }
-              }
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y3, undefined, c, d + 1);
             }
             break;
           case 14:
             if (k0 === 'involvedObject') {
-              const y56: any = x[k0];
-              if (!(typeof y56 === 'object' && y56 !== null && !Array.isArray(y56)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'involvedObject'), y56, 'object');
+              const y4: any = x[k0];
+              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'involvedObject'), y4, 'object');
               else {
-                for (const k57 in y56) {
-                  switch (k57.length) {
+                for (const k5 in y4) {
+                  switch (k5.length) {
                     case 10:
-                      if (k57 === 'apiVersion') {
-                        const y58: any = y56[k57];
-                        if (!(typeof y58 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'apiVersion'), y58, 'string');
+                      if (k5 === 'apiVersion') {
+                        const y6: any = y4[k5];
+                        if (!(typeof y6 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'apiVersion'), y6, 'string');
                       }
                       break;
                     case 9:
-                      if (k57 === 'fieldPath') {
-                        const y59: any = y56[k57];
-                        if (!(typeof y59 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'fieldPath'), y59, 'string');
-                      } else if (k57 === 'namespace') {
-                        const y62: any = y56[k57];
-                        if (!(typeof y62 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'namespace'), y62, 'string');
+                      if (k5 === 'fieldPath') {
+                        const y7: any = y4[k5];
+                        if (!(typeof y7 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'fieldPath'), y7, 'string');
+                      } else if (k5 === 'namespace') {
+                        const y10: any = y4[k5];
+                        if (!(typeof y10 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'namespace'), y10, 'string');
                       }
                       break;
                     case 4:
-                      if (k57 === 'kind') {
-                        const y60: any = y56[k57];
-                        if (!(typeof y60 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'kind'), y60, 'string');
-                      } else if (k57 === 'name') {
-                        const y61: any = y56[k57];
-                        if (!(typeof y61 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'name'), y61, 'string');
+                      if (k5 === 'kind') {
+                        const y8: any = y4[k5];
+                        if (!(typeof y8 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'kind'), y8, 'string');
+                      } else if (k5 === 'name') {
+                        const y9: any = y4[k5];
+                        if (!(typeof y9 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'name'), y9, 'string');
                       }
                       break;
                     case 15:
-                      if (k57 === 'resourceVersion') {
-                        const y63: any = y56[k57];
-                        if (!(typeof y63 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'resourceVersion'), y63, 'string');
+                      if (k5 === 'resourceVersion') {
+                        const y11: any = y4[k5];
+                        if (!(typeof y11 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'resourceVersion'), y11, 'string');
                       }
                       break;
                     case 3:
-                      if (k57 === 'uid') {
-                        const y64: any = y56[k57];
-                        if (!(typeof y64 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'uid'), y64, 'string');
+                      if (k5 === 'uid') {
+                        const y12: any = y4[k5];
+                        if (!(typeof y12 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'uid'), y12, 'string');
                       }
                       break;
                   }
                 }
               }
             } else if (k0 === 'firstTimestamp') {
-              const y71: any = x[k0];
-              if (!(typeof y71 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'firstTimestamp'), y71, 'string');
+              const y19: any = x[k0];
+              if (!(typeof y19 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'firstTimestamp'), y19, 'string');
               else {
-                if (!sf72(y71)) H.strFormat(c, H.pj(c.pathAt(d), 'firstTimestamp'), y71, k73);
+                if (!sf20(y19)) H.strFormat(c, H.pj(c.pathAt(d), 'firstTimestamp'), y19, k21);
               }
             }
             break;
           case 6:
             if (k0 === 'reason') {
-              const y65: any = x[k0];
-              if (!(typeof y65 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reason'), y65, 'string');
+              const y13: any = x[k0];
+              if (!(typeof y13 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reason'), y13, 'string');
             } else if (k0 === 'source') {
-              const y67: any = x[k0];
-              if (!(typeof y67 === 'object' && y67 !== null && !Array.isArray(y67)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'source'), y67, 'object');
+              const y15: any = x[k0];
+              if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'source'), y15, 'object');
               else {
-                for (const k68 in y67) {
-                  switch (k68) {
+                for (const k16 in y15) {
+                  switch (k16) {
                     case 'component': {
-                      const y69: any = y67[k68];
-                      if (!(typeof y69 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'source'), 'component'), y69, 'string');
+                      const y17: any = y15[k16];
+                      if (!(typeof y17 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'source'), 'component'), y17, 'string');
                       break;
                     }
                     case 'host': {
-                      const y70: any = y67[k68];
-                      if (!(typeof y70 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'source'), 'host'), y70, 'string');
+                      const y18: any = y15[k16];
+                      if (!(typeof y18 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'source'), 'host'), y18, 'string');
                       break;
                     }
                   }
                 }
               }
             } else if (k0 === 'series') {
-              const y84: any = x[k0];
-              if (!(typeof y84 === 'object' && y84 !== null && !Array.isArray(y84)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'series'), y84, 'object');
+              const y32: any = x[k0];
+              if (!(typeof y32 === 'object' && y32 !== null && !Array.isArray(y32)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'series'), y32, 'object');
               else {
-                for (const k85 in y84) {
-                  switch (k85) {
+                for (const k33 in y32) {
+                  switch (k33) {
                     case 'count': {
-                      const y86: any = y84[k85];
-                      if (!(typeof y86 === 'number' && Number.isInteger(y86)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'series'), 'count'), y86, 'integer');
+                      const y34: any = y32[k33];
+                      if (!(typeof y34 === 'number' && Number.isInteger(y34)))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'series'), 'count'), y34, 'integer');
                       else {
-                        if (!nf87(y86)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'series'), 'count'), y86, k88);
+                        if (!nf35(y34)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'series'), 'count'), y34, k36);
                       }
                       break;
                     }
                     case 'lastObservedTime': {
-                      const y89: any = y84[k85];
-                      if (!(typeof y89 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'series'), 'lastObservedTime'), y89, 'string');
+                      const y37: any = y32[k33];
+                      if (!(typeof y37 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'series'), 'lastObservedTime'), y37, 'string');
                       else {
-                        if (!sf90(y89)) H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'series'), 'lastObservedTime'), y89, k91);
+                        if (!sf38(y37)) H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'series'), 'lastObservedTime'), y37, k39);
                       }
                       break;
                     }
@@ -599,62 +193,62 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                 }
               }
             } else if (k0 === 'action') {
-              const y92: any = x[k0];
-              if (!(typeof y92 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'action'), y92, 'string');
+              const y40: any = x[k0];
+              if (!(typeof y40 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'action'), y40, 'string');
             }
             break;
           case 7:
             if (k0 === 'message') {
-              const y66: any = x[k0];
-              if (!(typeof y66 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'message'), y66, 'string');
+              const y14: any = x[k0];
+              if (!(typeof y14 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'message'), y14, 'string');
             } else if (k0 === 'related') {
-              const y93: any = x[k0];
-              if (!(typeof y93 === 'object' && y93 !== null && !Array.isArray(y93)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'related'), y93, 'object');
+              const y41: any = x[k0];
+              if (!(typeof y41 === 'object' && y41 !== null && !Array.isArray(y41)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'related'), y41, 'object');
               else {
-                for (const k94 in y93) {
-                  switch (k94.length) {
+                for (const k42 in y41) {
+                  switch (k42.length) {
                     case 10:
-                      if (k94 === 'apiVersion') {
-                        const y95: any = y93[k94];
-                        if (!(typeof y95 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'apiVersion'), y95, 'string');
+                      if (k42 === 'apiVersion') {
+                        const y43: any = y41[k42];
+                        if (!(typeof y43 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'apiVersion'), y43, 'string');
                       }
                       break;
                     case 9:
-                      if (k94 === 'fieldPath') {
-                        const y96: any = y93[k94];
-                        if (!(typeof y96 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'fieldPath'), y96, 'string');
-                      } else if (k94 === 'namespace') {
-                        const y99: any = y93[k94];
-                        if (!(typeof y99 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'namespace'), y99, 'string');
+                      if (k42 === 'fieldPath') {
+                        const y44: any = y41[k42];
+                        if (!(typeof y44 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'fieldPath'), y44, 'string');
+                      } else if (k42 === 'namespace') {
+                        const y47: any = y41[k42];
+                        if (!(typeof y47 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'namespace'), y47, 'string');
                       }
                       break;
                     case 4:
-                      if (k94 === 'kind') {
-                        const y97: any = y93[k94];
-                        if (!(typeof y97 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'kind'), y97, 'string');
-                      } else if (k94 === 'name') {
-                        const y98: any = y93[k94];
-                        if (!(typeof y98 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'name'), y98, 'string');
+                      if (k42 === 'kind') {
+                        const y45: any = y41[k42];
+                        if (!(typeof y45 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'kind'), y45, 'string');
+                      } else if (k42 === 'name') {
+                        const y46: any = y41[k42];
+                        if (!(typeof y46 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'name'), y46, 'string');
                       }
                       break;
                     case 15:
-                      if (k94 === 'resourceVersion') {
-                        const y100: any = y93[k94];
-                        if (!(typeof y100 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'resourceVersion'), y100, 'string');
+                      if (k42 === 'resourceVersion') {
+                        const y48: any = y41[k42];
+                        if (!(typeof y48 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'resourceVersion'), y48, 'string');
                       }
                       break;
                     case 3:
-                      if (k94 === 'uid') {
-                        const y101: any = y93[k94];
-                        if (!(typeof y101 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'uid'), y101, 'string');
+                      if (k42 === 'uid') {
+                        const y49: any = y41[k42];
+                        if (!(typeof y49 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'related'), 'uid'), y49, 'string');
                       }
                       break;
                   }
@@ -664,42 +258,42 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
             break;
           case 13:
             if (k0 === 'lastTimestamp') {
-              const y74: any = x[k0];
-              if (!(typeof y74 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'lastTimestamp'), y74, 'string');
+              const y22: any = x[k0];
+              if (!(typeof y22 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'lastTimestamp'), y22, 'string');
               else {
-                if (!sf75(y74)) H.strFormat(c, H.pj(c.pathAt(d), 'lastTimestamp'), y74, k76);
+                if (!sf23(y22)) H.strFormat(c, H.pj(c.pathAt(d), 'lastTimestamp'), y22, k24);
               }
             }
             break;
           case 5:
             if (k0 === 'count') {
-              const y77: any = x[k0];
-              if (!(typeof y77 === 'number' && Number.isInteger(y77)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'count'), y77, 'integer');
+              const y25: any = x[k0];
+              if (!(typeof y25 === 'number' && Number.isInteger(y25)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'count'), y25, 'integer');
               else {
-                if (!nf78(y77)) H.numFormat(c, H.pj(c.pathAt(d), 'count'), y77, k79);
+                if (!nf26(y25)) H.numFormat(c, H.pj(c.pathAt(d), 'count'), y25, k27);
               }
             }
             break;
           case 9:
             if (k0 === 'eventTime') {
-              const y81: any = x[k0];
-              if (!(typeof y81 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'eventTime'), y81, 'string');
+              const y29: any = x[k0];
+              if (!(typeof y29 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'eventTime'), y29, 'string');
               else {
-                if (!sf82(y81)) H.strFormat(c, H.pj(c.pathAt(d), 'eventTime'), y81, k83);
+                if (!sf30(y29)) H.strFormat(c, H.pj(c.pathAt(d), 'eventTime'), y29, k31);
               }
             }
             break;
           case 18:
             if (k0 === 'reportingComponent') {
-              const y102: any = x[k0];
-              if (!(typeof y102 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reportingComponent'), y102, 'string');
+              const y50: any = x[k0];
+              if (!(typeof y50 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reportingComponent'), y50, 'string');
             }
             break;
           case 17:
             if (k0 === 'reportingInstance') {
-              const y103: any = x[k0];
-              if (!(typeof y103 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reportingInstance'), y103, 'string');
+              const y51: any = x[k0];
+              if (!(typeof y51 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'reportingInstance'), y51, 'string');
             }
             break;
         }
@@ -707,9 +301,6 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'metadata')) H.required(c, H.pj(c.pathAt(d), 'metadata'));
       if (!hop.call(x, 'involvedObject')) H.required(c, H.pj(c.pathAt(d), 'involvedObject'));
     }
-  }
-  function f56(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, undefined, c, d);
     c.len = d;
     r0(x, o, c);
   }
@@ -734,6 +325,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

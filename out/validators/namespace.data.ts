@@ -63,7 +63,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/NamespaceSpec",
@@ -328,6 +339,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/Namespace/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "syntax",
     "syntax": "qualifiedName",
     "source": "upstream"
@@ -385,76 +425,14 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     9
-    ],
-    [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
-     10
-    ],
-    [
-     "generateName",
-     11
-    ],
-    [
-     "generation",
-     12
-    ],
-    [
-     "labels",
-     13
-    ],
-    [
-     "managedFields",
-     14
-    ],
-    [
-     "name",
-     15
-    ],
-    [
-     "namespace",
-     16
-    ],
-    [
-     "ownerReferences",
-     17
-    ],
-    [
-     "resourceVersion",
-     18
-    ],
-    [
-     "selfLink",
-     19
-    ],
-    [
-     "uid",
-     20
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
    "p": [
     [
      "finalizers",
-     21
+     8
     ]
    ],
    "def": 1,
@@ -464,11 +442,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "conditions",
-     22
+     9
     ],
     [
      "phase",
-     23
+     10
     ]
    ],
    "h": 1,
@@ -476,7 +454,83 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "a": 24,
+   "p": [
+    [
+     "annotations",
+     11
+    ],
+    [
+     "creationTimestamp",
+     12
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     13
+    ],
+    [
+     "deletionTimestamp",
+     12
+    ],
+    [
+     "finalizers",
+     14
+    ],
+    [
+     "generateName",
+     15
+    ],
+    [
+     "generation",
+     16
+    ],
+    [
+     "labels",
+     17
+    ],
+    [
+     "managedFields",
+     18
+    ],
+    [
+     "name",
+     19
+    ],
+    [
+     "namespace",
+     20
+    ],
+    [
+     "ownerReferences",
+     21
+    ],
+    [
+     "resourceVersion",
+     22
+    ],
+    [
+     "selfLink",
+     23
+    ],
+    [
+     "uid",
+     24
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "i": 25
+  },
+  {
+   "i": 26
+  },
+  {
+   "d": "Active",
+   "h": 1
+  },
+  {
+   "a": 27,
    "o": 1
   },
   {
@@ -484,129 +538,123 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 25
-  },
-  {},
-  {},
-  {
-   "a": 26,
-   "o": 1
-  },
-  {
-   "i": 27
-  },
-  {},
-  {},
-  {
    "i": 28
   },
   {},
   {},
-  {},
   {
-   "i": 29
+   "a": 29,
+   "o": 1
   },
   {
    "i": 30
   },
+  {},
+  {},
   {
-   "d": "Active",
-   "h": 1
+   "i": 31
   },
   {},
   {},
   {},
-  {
-   "p": [
-    [
-     "apiVersion",
-     31
-    ],
-    [
-     "fieldsType",
-     32
-    ],
-    [
-     "fieldsV1",
-     33
-    ],
-    [
-     "manager",
-     34
-    ],
-    [
-     "operation",
-     35
-    ],
-    [
-     "subresource",
-     36
-    ],
-    [
-     "time",
-     8
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "apiVersion",
-     37
-    ],
-    [
-     "blockOwnerDeletion",
-     38
-    ],
-    [
-     "controller",
-     39
-    ],
-    [
-     "kind",
-     40
-    ],
-    [
-     "name",
-     41
-    ],
-    [
-     "uid",
-     42
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
   {},
   {
    "p": [
     [
      "lastTransitionTime",
-     8
+     12
     ],
     [
      "message",
-     43
+     32
     ],
     [
      "reason",
-     44
+     33
     ],
     [
      "status",
-     45
+     34
     ],
     [
      "type",
-     46
+     35
     ]
    ],
    "def": 1,
    "o": 1
   },
+  {},
+  {},
+  {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     36
+    ],
+    [
+     "fieldsType",
+     37
+    ],
+    [
+     "fieldsV1",
+     38
+    ],
+    [
+     "manager",
+     39
+    ],
+    [
+     "operation",
+     40
+    ],
+    [
+     "subresource",
+     41
+    ],
+    [
+     "time",
+     12
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     42
+    ],
+    [
+     "blockOwnerDeletion",
+     43
+    ],
+    [
+     "controller",
+     44
+    ],
+    [
+     "kind",
+     45
+    ],
+    [
+     "name",
+     46
+    ],
+    [
+     "uid",
+     47
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {},
+  {},
+  {},
   {},
   {},
   {
@@ -614,10 +662,6 @@ export const data = JSON.parse(String.raw`{
    "def": 1,
    "o": 1
   },
-  {},
-  {},
-  {},
-  {},
   {},
   {},
   {},

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './namespace.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'Namespace',
@@ -29,30 +31,20 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Label',
 };
 
-/** The generated validation of a Namespace: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a Namespace: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
   const r2 = R[2];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const ok65 = H.fastSyntax['qualifiedName']!;
-  const sf73 = H.stringFormat('date-time')!;
-  const k74 = 'date-time';
-  const k79 = ['type'];
-  const k81 = ': supported values: "Active", "Terminating"';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // Namespace
+  const r3 = R[3];
+  const s3 = S['ObjectMeta']!;
+  const ok14 = H.fastSyntax['qualifiedName']!;
+  const sf22 = H.stringFormat('date-time')!;
+  const k23 = 'date-time';
+  const k28 = ['type'];
+  const k30 = ': supported values: "Active", "Terminating"';
+  function f48(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -69,35 +61,35 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-                H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+              if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
+                H.typeErr(c, c.pathAt(d + 1), y6, 'object');
               else {
-                const oo59: any = ov58 !== undefined && H.isObject(ov58) ? ov58 : undefined;
-                for (const k60 in y57) {
-                  switch (k60) {
+                const oo8: any = ov7 !== undefined && H.isObject(ov7) ? ov7 : undefined;
+                for (const k9 in y6) {
+                  switch (k9) {
                     case 'finalizers': {
-                      const y61: any = y57[k60];
-                      const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      const y10: any = y6[k9];
+                      const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                       c.segs[d + 1] = 'finalizers';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y61)) H.typeErr(c, c.pathAt(d + 2), y61, 'array');
+                      if (!Array.isArray(y10)) H.typeErr(c, c.pathAt(d + 2), y10, 'array');
                       else {
-                        for (let i63 = 0; i63 < y61.length; i63++) {
-                          const y64: any = y61[i63];
-                          c.segs[d + 2] = i63;
+                        for (let i12 = 0; i12 < y10.length; i12++) {
+                          const y13: any = y10[i12];
+                          c.segs[d + 2] = i12;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y64 === 'string')) H.typeErr(c, c.pathAt(d + 3), y64, 'string');
+                          if (!(typeof y13 === 'string')) H.typeErr(c, c.pathAt(d + 3), y13, 'string');
                           else {
-                            if (typeof y64 !== 'string' || !ok65(y64)) {
+                            if (typeof y13 !== 'string' || !ok14(y13)) {
                               c.len = d + 3;
-                              r0(y64, undefined, c);
+                              r1(y13, undefined, c);
                             }
                             c.len = d + 3;
-                            r1(y64, undefined, c);
+                            r2(y13, undefined, c);
                           }
                         }
                       }
@@ -111,520 +103,128 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y66: any = x[k1];
-              if (!(typeof y66 === 'object' && y66 !== null && !Array.isArray(y66)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y66, 'object');
+              const y15: any = x[k1];
+              if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y15, 'object');
               else {
-                for (const k67 in y66) {
-                  switch (k67) {
+                for (const k16 in y15) {
+                  switch (k16) {
                     case 'conditions': {
-                      const y68: any = y66[k67];
-                      if (!Array.isArray(y68))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y68, 'array');
+                      const y17: any = y15[k16];
+                      if (!Array.isArray(y17))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y17, 'array');
                       else {
-                        for (let i69 = 0; i69 < y68.length; i69++) {
-                          const y70: any = y68[i69];
-                          if (!(typeof y70 === 'object' && y70 !== null && !Array.isArray(y70)))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), y70, 'object');
+                        for (let i18 = 0; i18 < y17.length; i18++) {
+                          const y19: any = y17[i18];
+                          if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
+                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), y19, 'object');
                           else {
-                            for (const k71 in y70) {
-                              switch (k71.length) {
+                            for (const k20 in y19) {
+                              switch (k20.length) {
                                 case 18:
-                                  if (k71 === 'lastTransitionTime') {
-                                    const y72: any = y70[k71];
-                                    if (!(typeof y72 === 'string'))
+                                  if (k20 === 'lastTransitionTime') {
+                                    const y21: any = y19[k20];
+                                    if (!(typeof y21 === 'string'))
                                       H.typeErr(
                                         c,
                                         H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69),
+                                          H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18),
                                           'lastTransitionTime',
                                         ),
-                                        y72,
+                                        y21,
                                         'string',
                                       );
                                     else {
-                                      if (!sf73(y72))
+                                      if (!sf22(y21))
                                         H.strFormat(
                                           c,
                                           H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69),
+                                            H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18),
                                             'lastTransitionTime',
                                           ),
-                                          y72,
-                                          k74,
+                                          y21,
+                                          k23,
                                         );
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k71 === 'message') {
-                                    const y75: any = y70[k71];
-                                    if (!(typeof y75 === 'string'))
+                                  if (k20 === 'message') {
+                                    const y24: any = y19[k20];
+                                    if (!(typeof y24 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'message'),
-                                        y75,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'message'),
+                                        y24,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 6:
-                                  if (k71 === 'reason') {
-                                    const y76: any = y70[k71];
-                                    if (!(typeof y76 === 'string'))
+                                  if (k20 === 'reason') {
+                                    const y25: any = y19[k20];
+                                    if (!(typeof y25 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'reason'),
-                                        y76,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'reason'),
+                                        y25,
                                         'string',
                                       );
-                                  } else if (k71 === 'status') {
-                                    const y77: any = y70[k71];
-                                    if (!(typeof y77 === 'string'))
+                                  } else if (k20 === 'status') {
+                                    const y26: any = y19[k20];
+                                    if (!(typeof y26 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'status'),
-                                        y77,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'status'),
+                                        y26,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 4:
-                                  if (k71 === 'type') {
-                                    const y78: any = y70[k71];
-                                    if (!(typeof y78 === 'string'))
+                                  if (k20 === 'type') {
+                                    const y27: any = y19[k20];
+                                    if (!(typeof y27 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'type'),
-                                        y78,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'type'),
+                                        y27,
                                         'string',
                                       );
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y70, 'type'))
-                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'type'));
-                            if (!hop.call(y70, 'status'))
-                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i69), 'status'));
+                            if (!hop.call(y19, 'type'))
+                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'type'));
+                            if (!hop.call(y19, 'status'))
+                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'status'));
                           }
                         }
-                        if (y68.length > 1 && H.mapHasDup(y68, k79))
-                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y68, k79);
+                        if (y17.length > 1 && H.mapHasDup(y17, k28))
+                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y17, k28);
                       }
                       break;
                     }
                     case 'phase': {
-                      const y80: any = y66[k67];
-                      if (!(typeof y80 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y80, 'string');
+                      const y29: any = y15[k16];
+                      if (!(typeof y29 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y29, 'string');
                       else {
-                        if (!(y80 === 'Active' || y80 === 'Terminating'))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y80, k81);
+                        if (!(y29 === 'Active' || y29 === 'Terminating'))
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y29, k30);
                       }
                       break;
                     }
@@ -636,13 +236,10 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
         }
       }
     }
-  }
-  function f46(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r2(x, o, c);
+    r3(x, o, c);
   }
-  return f46;
+  return f48;
 }
 
 /**
@@ -650,8 +247,7 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  * leaves the rule to the CEL interpreter, which reports every failure.
  */
 export const compiledCel: readonly CompiledCelFast[] = [
-  (s: any, o: any): boolean =>
-    A.B(A.S(s).includes(A.S('/'))) || A.B(['cluster', 'orphan', 'foregroundDeletion'].includes(A.S(s))),
+  (s: any, o: any): boolean => A.S(s).includes('/') || ['cluster', 'orphan', 'foregroundDeletion'].includes(A.S(s)),
 ];
 
 /** The Namespace validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -666,6 +262,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

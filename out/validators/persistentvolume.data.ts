@@ -142,12 +142,26 @@ export const data = JSON.parse(String.raw`{
        "rule": "self.lowerAscii().matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",
        "message": "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
       }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
      ]
     },
     "volumeHandle": {
      "type": "string",
      "description": "Unique volume name returned by the driver's CreateVolume call; used in every later call.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "readOnly": {
      "type": "boolean",
@@ -171,88 +185,62 @@ export const data = JSON.parse(String.raw`{
     "controllerPublishSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed to the driver for ControllerPublishVolume and ControllerUnpublishVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "nodeStageSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
+     "x-cluster-rules": [
+      {
+       "rule": "note",
+       "audience": "implementers",
+       "enforcedBy": "strategy",
+       "text": "Upstream validatePVSecretReference checks the controllerPublish, controllerExpand, nodePublish and nodeExpand references but not this one.",
+       "source": "upstream"
+      }
+     ],
      "description": "Optional. Secret passed for NodeStageVolume and NodeUnstageVolume. When the Secret holds several secrets, all are passed.",
      "x-cluster-source": "doc1 2.5"
     },
     "nodePublishSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for NodePublishVolume and NodeUnpublishVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "controllerExpandSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for ControllerExpandVolume. When the Secret holds several secrets, all are passed. May be added to an existing volume that has none.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "nodeExpandSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for NodeExpandVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     }
-   },
-   "x-cluster-validations": [
-    {
-     "rule": "!has(self.controllerPublishSecretRef) || (has(self.controllerPublishSecretRef.name) && self.controllerPublishSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerPublishSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerPublishSecretRef) || (has(self.controllerPublishSecretRef.__namespace__) && self.controllerPublishSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerPublishSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerExpandSecretRef) || (has(self.controllerExpandSecretRef.name) && self.controllerExpandSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerExpandSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerExpandSecretRef) || (has(self.controllerExpandSecretRef.__namespace__) && self.controllerExpandSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerExpandSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodePublishSecretRef) || (has(self.nodePublishSecretRef.name) && self.nodePublishSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodePublishSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodePublishSecretRef) || (has(self.nodePublishSecretRef.__namespace__) && self.nodePublishSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodePublishSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodeExpandSecretRef) || (has(self.nodeExpandSecretRef.name) && self.nodeExpandSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodeExpandSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodeExpandSecretRef) || (has(self.nodeExpandSecretRef.__namespace__) && self.nodeExpandSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodeExpandSecretRef.namespace",
-     "message": ""
-    }
-   ],
-   "x-cluster-rules": [
-    {
-     "rule": "note",
-     "audience": "implementers",
-     "enforcedBy": "strategy",
-     "text": "Secret reference names must be DNS-1123 subdomains and namespaces DNS-1123 labels (validatePVSecretReference); not expressed here because SecretReference is a shared shape.",
-     "source": "upstream"
-    }
-   ]
+   }
   },
   "DataDiskVolumeSource": {
    "type": "object",
@@ -555,7 +543,14 @@ export const data = JSON.parse(String.raw`{
     "driver": {
      "type": "string",
      "description": "Name of the driver to use for this volume.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "fsType": {
      "type": "string",
@@ -604,6 +599,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-rules": [
       {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      },
+      {
        "rule": "syntax",
        "syntax": "path",
        "source": "upstream"
@@ -649,7 +649,14 @@ export const data = JSON.parse(String.raw`{
     "targetPortal": {
      "type": "string",
      "description": "iSCSI target portal, an IP or ip_addr:port when the port is not the default (typically 860 and 3260).",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "iqn": {
      "type": "string",
@@ -657,7 +664,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-validations": [
       {
-       "rule": "self.startsWith('iqn') || self.startsWith('eui') || self.startsWith('naa')",
+       "rule": "self == '' || self.startsWith('iqn') || self.startsWith('eui') || self.startsWith('naa')",
        "message": "must be valid format"
       },
       {
@@ -671,6 +678,13 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "!self.startsWith('naa') || self.matches('^naa.[[:alnum:]]{32}$')",
        "message": "must be valid format"
+      }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
       }
      ]
     },
@@ -801,6 +815,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-rules": [
       {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      },
+      {
        "rule": "syntax",
        "syntax": "path",
        "source": "upstream"
@@ -868,7 +887,14 @@ export const data = JSON.parse(String.raw`{
     "server": {
      "type": "string",
      "description": "Hostname or IP address of the NFS server.",
-     "x-cluster-source": "upstream"
+     "x-cluster-source": "upstream",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "path": {
      "type": "string",
@@ -878,6 +904,13 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "self.startsWith('/')",
        "message": "must be an absolute path"
+      }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
       }
      ]
     },
@@ -1248,7 +1281,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/PersistentVolumeSpec",
@@ -1338,6 +1382,7 @@ export const data = JSON.parse(String.raw`{
       "x-cluster-rules": [
        {
         "rule": "quantityRange",
+        "basic": true,
         "exclusiveMinimum": "0",
         "source": "conventions 9.2"
        }
@@ -1933,6 +1978,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/PersistentVolume/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "nonEmpty",
     "source": "conventions 9.2"
    },
@@ -1957,6 +2031,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "quantityRange",
+    "basic": true,
     "exclusiveMinimum": "0",
     "source": "conventions 9.2"
    },
@@ -2052,8 +2127,8 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
-    "rule": "syntax",
-    "syntax": "path",
+    "rule": "nonEmpty",
+    "whenAbsent": false,
     "source": "upstream"
    },
    "site": {
@@ -2068,7 +2143,51 @@ export const data = JSON.parse(String.raw`{
     "source": "upstream"
    },
    "site": {
+    "ptr": "/components/schemas/HostPathVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
     "ptr": "/components/schemas/LocalVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "path",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LocalVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/NFSVolumeSource/properties/server"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/NFSVolumeSource/properties/path"
    }
   },
   {
@@ -2081,6 +2200,17 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/driver"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/driver"
@@ -2090,20 +2220,91 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
-   "t": "cel",
-   "site": {
-    "ptr": "/components/schemas/CSIPersistentVolumeSource"
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
    },
-   "fast": [
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11
-   ]
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/volumeHandle"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/controllerPublishSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/nodePublishSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/controllerExpandSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/nodeExpandSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
   },
   {
    "t": "cel",
@@ -2111,7 +2312,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FCVolumeSource/properties/lun"
    },
    "fast": [
-    12
+    4
    ]
   },
   {
@@ -2120,10 +2321,21 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FCVolumeSource"
    },
    "fast": [
-    13,
-    14,
-    15
+    5,
+    6,
+    7
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/FlexPersistentVolumeSource/properties/driver"
+   }
   },
   {
    "t": "cel",
@@ -2131,8 +2343,30 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FlexPersistentVolumeSource/properties/options"
    },
    "fast": [
-    16
+    8
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/targetPortal"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/iqn"
+   }
   },
   {
    "t": "cel",
@@ -2140,10 +2374,10 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/iqn"
    },
    "fast": [
-    17,
-    18,
-    19,
-    20
+    9,
+    10,
+    11,
+    12
    ]
   },
   {
@@ -2152,7 +2386,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/lun"
    },
    "fast": [
-    21
+    13
    ]
   },
   {
@@ -2161,12 +2395,12 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource"
    },
    "fast": [
-    22,
-    23,
-    24,
-    25,
-    26,
-    27
+    14,
+    15,
+    16,
+    17,
+    18,
+    19
    ]
   },
   {
@@ -2175,7 +2409,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/BlockDiskServiceVolumeSource/properties/partition"
    },
    "fast": [
-    28
+    20
    ]
   },
   {
@@ -2184,8 +2418,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DataDiskVolumeSource"
    },
    "fast": [
-    29,
-    30
+    21,
+    22
    ]
   },
   {
@@ -2214,8 +2448,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/VolumeServicePersistentVolumeSource"
    },
    "fast": [
-    31,
-    32
+    23,
+    24
    ]
   },
   {
@@ -2224,7 +2458,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DatasetVolumeSource/properties/datasetName"
    },
    "fast": [
-    33
+    25
    ]
   },
   {
@@ -2233,8 +2467,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DatasetVolumeSource"
    },
    "fast": [
-    34,
-    35
+    26,
+    27
    ]
   },
   {
@@ -2255,7 +2489,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ScaleOutFilesystemPersistentVolumeSource/properties/endpointsNamespace"
    },
    "fast": [
-    36
+    28
    ]
   },
   {
@@ -2264,7 +2498,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/RegistryVolumeSource/properties/registry"
    },
    "fast": [
-    37
+    29
    ]
   },
   {
@@ -2273,7 +2507,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/RegistryVolumeSource"
    },
    "fast": [
-    38
+    30
    ]
   },
   {
@@ -2304,8 +2538,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/NamespacedPersistentVolumeSource"
    },
    "fast": [
-    39,
-    40
+    31,
+    32
    ]
   },
   {
@@ -2348,11 +2582,11 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/PersistentVolumeSpec"
    },
    "fast": [
-    41,
-    42,
-    43,
-    44,
-    45
+    33,
+    34,
+    35,
+    36,
+    37
    ]
   },
   {
@@ -2361,8 +2595,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/PersistentVolume"
    },
    "fast": [
-    46,
-    47
+    38,
+    39
    ]
   },
   {
@@ -2405,188 +2639,126 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     9
-    ],
-    [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
-     10
-    ],
-    [
-     "generateName",
-     11
-    ],
-    [
-     "generation",
-     12
-    ],
-    [
-     "labels",
-     13
-    ],
-    [
-     "managedFields",
-     14
-    ],
-    [
-     "name",
-     15
-    ],
-    [
-     "namespace",
-     16
-    ],
-    [
-     "ownerReferences",
-     17
-    ],
-    [
-     "resourceVersion",
-     18
-    ],
-    [
-     "selfLink",
-     19
-    ],
-    [
-     "uid",
-     20
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
    "p": [
     [
      "accessModes",
-     21
+     8
     ],
     [
      "capacity",
-     22
+     9
     ],
     [
      "claimRef",
-     23
+     10
     ],
     [
      "mountOptions",
-     24
+     11
     ],
     [
      "nodeAffinity",
-     25
+     12
     ],
     [
      "persistentVolumeReclaimPolicy",
-     26
+     13
     ],
     [
      "storageClassName",
-     27
+     14
     ],
     [
      "volumeAttributesClassName",
-     28
+     15
     ],
     [
      "volumeMode",
-     29
+     16
     ],
     [
      "hostPath",
-     30
+     17
     ],
     [
      "local",
-     31
+     18
     ],
     [
      "nfs",
-     32
+     19
     ],
     [
      "csi",
-     33
+     20
     ],
     [
      "fc",
-     34
+     21
     ],
     [
      "flexVolume",
-     35
+     22
     ],
     [
      "iscsi",
-     36
+     23
     ],
     [
      "blockDiskService",
-     37
+     24
     ],
     [
      "dataDisk",
-     38
+     25
     ],
     [
      "fileShare",
-     39
+     26
     ],
     [
      "distributedFilesystem",
-     40
+     27
     ],
     [
      "volumeService",
-     41
+     28
     ],
     [
      "datasetVolume",
-     42
+     29
     ],
     [
      "scaleOutFilesystem",
-     43
+     30
     ],
     [
      "persistentDisk",
-     44
+     31
     ],
     [
      "volumeById",
-     45
+     32
     ],
     [
      "registryVolume",
-     46
+     33
     ],
     [
      "arrayVolume",
-     47
+     34
     ],
     [
      "namespacedVolume",
-     48
+     35
     ],
     [
      "virtualDisk",
-     49
+     36
     ]
    ],
    "h": 1,
@@ -2597,19 +2769,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "lastPhaseTransitionTime",
-     8
+     37
     ],
     [
      "message",
-     50
+     38
     ],
     [
      "phase",
-     51
+     39
     ],
     [
      "reason",
-     52
+     40
     ]
    ],
    "h": 1,
@@ -2617,79 +2789,117 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "a": 53,
-   "o": 1
-  },
-  {
-   "def": 1
-  },
-  {},
-  {
-   "i": 54
-  },
-  {},
-  {},
-  {
-   "a": 55,
-   "o": 1
-  },
-  {
-   "i": 56
-  },
-  {},
-  {},
-  {
-   "i": 57
-  },
-  {},
-  {},
-  {},
-  {
-   "i": 58
-  },
-  {
-   "a": 59,
-   "o": 1
-  },
-  {
    "p": [
     [
-     "apiVersion",
-     60
+     "annotations",
+     41
     ],
     [
-     "fieldPath",
-     61
+     "creationTimestamp",
+     37
     ],
     [
-     "kind",
-     62
+     "deletionGracePeriodSeconds",
+     42
+    ],
+    [
+     "deletionTimestamp",
+     37
+    ],
+    [
+     "finalizers",
+     43
+    ],
+    [
+     "generateName",
+     44
+    ],
+    [
+     "generation",
+     45
+    ],
+    [
+     "labels",
+     46
+    ],
+    [
+     "managedFields",
+     47
     ],
     [
      "name",
-     63
+     48
     ],
     [
      "namespace",
-     64
+     49
+    ],
+    [
+     "ownerReferences",
+     50
     ],
     [
      "resourceVersion",
-     65
+     51
+    ],
+    [
+     "selfLink",
+     52
     ],
     [
      "uid",
-     66
+     53
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 67
+   "i": 54
   },
   {
-   "t": 68,
+   "a": 55,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     56
+    ],
+    [
+     "fieldPath",
+     57
+    ],
+    [
+     "kind",
+     58
+    ],
+    [
+     "name",
+     59
+    ],
+    [
+     "namespace",
+     60
+    ],
+    [
+     "resourceVersion",
+     61
+    ],
+    [
+     "uid",
+     62
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "i": 63
+  },
+  {
+   "t": 64,
    "o": 1
   },
   {
@@ -2706,11 +2916,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "path",
-     69
+     65
     ],
     [
      "type",
-     70
+     66
     ]
    ],
    "h": 1,
@@ -2721,11 +2931,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "path",
-     71
+     67
     ],
     [
      "fsType",
-     72
+     68
     ]
    ],
    "def": 1,
@@ -2735,15 +2945,15 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "server",
-     73
+     69
     ],
     [
      "path",
-     74
+     70
     ],
     [
      "readOnly",
-     75
+     71
     ]
    ],
    "def": 1,
@@ -2753,39 +2963,39 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "driver",
-     76
+     72
     ],
     [
      "volumeHandle",
-     77
+     73
     ],
     [
      "readOnly",
-     78
+     74
     ],
     [
      "fsType",
-     79
+     75
     ],
     [
      "volumeAttributes",
-     80
+     76
     ],
     [
      "controllerPublishSecretRef",
-     81
+     77
     ],
     [
      "nodeStageSecretRef",
-     81
+     78
     ],
     [
      "nodePublishSecretRef",
-     81
+     79
     ],
     [
      "controllerExpandSecretRef",
-     81
+     80
     ],
     [
      "nodeExpandSecretRef",
@@ -2833,15 +3043,15 @@ export const data = JSON.parse(String.raw`{
     ],
     [
      "secretRef",
-     81
-    ],
-    [
-     "readOnly",
      89
     ],
     [
-     "options",
+     "readOnly",
      90
+    ],
+    [
+     "options",
+     91
     ]
    ],
    "def": 1,
@@ -2851,47 +3061,47 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "targetPortal",
-     91
-    ],
-    [
-     "iqn",
      92
     ],
     [
-     "lun",
+     "iqn",
      93
     ],
     [
-     "iscsiInterface",
+     "lun",
      94
     ],
     [
-     "fsType",
+     "iscsiInterface",
      95
     ],
     [
-     "readOnly",
+     "fsType",
      96
     ],
     [
-     "portals",
+     "readOnly",
      97
     ],
     [
-     "chapAuthDiscovery",
+     "portals",
      98
     ],
     [
-     "chapAuthSession",
+     "chapAuthDiscovery",
      99
     ],
     [
+     "chapAuthSession",
+     100
+    ],
+    [
      "secretRef",
-     81
+     89
     ],
     [
      "initiatorName",
-     100
+     101
     ]
    ],
    "h": 1,
@@ -2902,19 +3112,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeID",
-     101
-    ],
-    [
-     "fsType",
      102
     ],
     [
-     "partition",
+     "fsType",
      103
     ],
     [
-     "readOnly",
+     "partition",
      104
+    ],
+    [
+     "readOnly",
+     105
     ]
    ],
    "def": 1,
@@ -2924,27 +3134,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "diskName",
-     105
-    ],
-    [
-     "diskURI",
      106
     ],
     [
-     "cachingMode",
+     "diskURI",
      107
     ],
     [
-     "fsType",
+     "cachingMode",
      108
     ],
     [
-     "kind",
+     "fsType",
      109
     ],
     [
-     "readOnly",
+     "kind",
      110
+    ],
+    [
+     "readOnly",
+     111
     ]
    ],
    "h": 1,
@@ -2955,19 +3165,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "secretName",
-     111
-    ],
-    [
-     "shareName",
      112
     ],
     [
-     "readOnly",
+     "shareName",
      113
     ],
     [
-     "secretNamespace",
+     "readOnly",
      114
+    ],
+    [
+     "secretNamespace",
+     115
     ]
    ],
    "def": 1,
@@ -2977,27 +3187,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "monitors",
-     115
-    ],
-    [
-     "path",
      116
     ],
     [
-     "user",
+     "path",
      117
     ],
     [
-     "secretFile",
+     "user",
      118
     ],
     [
+     "secretFile",
+     119
+    ],
+    [
      "secretRef",
-     81
+     89
     ],
     [
      "readOnly",
-     119
+     120
     ]
    ],
    "def": 1,
@@ -3007,19 +3217,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeID",
-     120
-    ],
-    [
-     "fsType",
      121
     ],
     [
-     "readOnly",
+     "fsType",
      122
     ],
     [
+     "readOnly",
+     123
+    ],
+    [
      "secretRef",
-     81
+     89
     ]
    ],
    "def": 1,
@@ -3029,11 +3239,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "datasetName",
-     123
+     124
     ],
     [
      "datasetUUID",
-     124
+     125
     ]
    ],
    "def": 1,
@@ -3043,19 +3253,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "endpoints",
-     125
-    ],
-    [
-     "path",
      126
     ],
     [
-     "readOnly",
+     "path",
      127
     ],
     [
-     "endpointsNamespace",
+     "readOnly",
      128
+    ],
+    [
+     "endpointsNamespace",
+     129
     ]
    ],
    "def": 1,
@@ -3065,11 +3275,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "pdID",
-     129
+     130
     ],
     [
      "fsType",
-     130
+     131
     ]
    ],
    "def": 1,
@@ -3079,15 +3289,15 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeID",
-     131
-    ],
-    [
-     "fsType",
      132
     ],
     [
-     "readOnly",
+     "fsType",
      133
+    ],
+    [
+     "readOnly",
+     134
     ]
    ],
    "def": 1,
@@ -3097,27 +3307,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "registry",
-     134
-    ],
-    [
-     "volume",
      135
     ],
     [
-     "readOnly",
+     "volume",
      136
     ],
     [
-     "user",
+     "readOnly",
      137
     ],
     [
-     "group",
+     "user",
      138
     ],
     [
-     "tenant",
+     "group",
      139
+    ],
+    [
+     "tenant",
+     140
     ]
    ],
    "def": 1,
@@ -3127,43 +3337,43 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "gateway",
-     140
-    ],
-    [
-     "system",
      141
     ],
     [
-     "secretRef",
-     81
-    ],
-    [
-     "sslEnabled",
+     "system",
      142
     ],
     [
-     "protectionDomain",
+     "secretRef",
+     89
+    ],
+    [
+     "sslEnabled",
      143
     ],
     [
-     "storagePool",
+     "protectionDomain",
      144
     ],
     [
-     "storageMode",
+     "storagePool",
      145
     ],
     [
-     "volumeName",
+     "storageMode",
      146
     ],
     [
-     "fsType",
+     "volumeName",
      147
     ],
     [
-     "readOnly",
+     "fsType",
      148
+    ],
+    [
+     "readOnly",
+     149
     ]
    ],
    "h": 1,
@@ -3174,23 +3384,23 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeName",
-     149
-    ],
-    [
-     "volumeNamespace",
      150
     ],
     [
-     "fsType",
+     "volumeNamespace",
      151
     ],
     [
-     "readOnly",
+     "fsType",
      152
     ],
     [
+     "readOnly",
+     153
+    ],
+    [
      "secretRef",
-     23
+     10
     ]
    ],
    "def": 1,
@@ -3200,23 +3410,26 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumePath",
-     153
-    ],
-    [
-     "fsType",
      154
     ],
     [
-     "storagePolicyName",
+     "fsType",
      155
     ],
     [
-     "storagePolicyID",
+     "storagePolicyName",
      156
+    ],
+    [
+     "storagePolicyID",
+     157
     ]
    ],
    "def": 1,
    "o": 1
+  },
+  {
+   "def": 1
   },
   {},
   {
@@ -3224,73 +3437,31 @@ export const data = JSON.parse(String.raw`{
    "h": 1
   },
   {},
+  {
+   "a": 158,
+   "o": 1
+  },
   {},
+  {
+   "i": 159
+  },
   {},
   {},
   {
-   "p": [
-    [
-     "apiVersion",
-     157
-    ],
-    [
-     "fieldsType",
-     158
-    ],
-    [
-     "fieldsV1",
-     159
-    ],
-    [
-     "manager",
-     160
-    ],
-    [
-     "operation",
-     161
-    ],
-    [
-     "subresource",
-     162
-    ],
-    [
-     "time",
-     8
-    ]
-   ],
-   "def": 1,
+   "a": 160,
    "o": 1
   },
   {
-   "p": [
-    [
-     "apiVersion",
-     163
-    ],
-    [
-     "blockOwnerDeletion",
-     164
-    ],
-    [
-     "controller",
-     165
-    ],
-    [
-     "kind",
-     166
-    ],
-    [
-     "name",
-     167
-    ],
-    [
-     "uid",
-     168
-    ]
-   ],
-   "def": 1,
-   "o": 1
+   "i": 161
   },
+  {},
+  {},
+  {
+   "i": 162
+  },
+  {},
+  {},
+  {},
   {},
   {},
   {},
@@ -3305,7 +3476,7 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "required",
-     169
+     163
     ]
    ],
    "def": 1,
@@ -3326,37 +3497,57 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "a": 170,
+   "a": 164,
    "o": 1
   },
+  {
+   "t": 89,
+   "o": 1
+  },
+  {
+   "t": 89,
+   "o": 1
+  },
+  {
+   "t": 89,
+   "o": 1
+  },
+  {
+   "t": 89,
+   "o": 1
+  },
+  {
+   "t": 89,
+   "o": 1
+  },
+  {
+   "i": 165
+  },
+  {},
+  {},
+  {},
+  {
+   "i": 166
+  },
+  {},
+  {},
   {
    "p": [
     [
      "name",
-     171
+     167
     ],
     [
      "namespace",
-     172
+     168
     ]
    ],
    "def": 1,
    "o": 1
   },
-  {
-   "i": 173
-  },
-  {},
-  {},
   {},
   {
-   "i": 174
-  },
-  {},
-  {},
-  {},
-  {
-   "a": 175,
+   "a": 169,
    "o": 1
   },
   {},
@@ -3369,7 +3560,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 176
+   "i": 170
   },
   {},
   {},
@@ -3401,7 +3592,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 177
+   "i": 171
   },
   {},
   {},
@@ -3452,6 +3643,91 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
+  {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     172
+    ],
+    [
+     "fieldsType",
+     173
+    ],
+    [
+     "fieldsV1",
+     174
+    ],
+    [
+     "manager",
+     175
+    ],
+    [
+     "operation",
+     176
+    ],
+    [
+     "subresource",
+     177
+    ],
+    [
+     "time",
+     37
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     178
+    ],
+    [
+     "blockOwnerDeletion",
+     179
+    ],
+    [
+     "controller",
+     180
+    ],
+    [
+     "kind",
+     181
+    ],
+    [
+     "name",
+     182
+    ],
+    [
+     "uid",
+     183
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "nodeSelectorTerms",
+     184
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {},
+  {},
+  {},
+  {},
+  {},
+  {},
+  {},
+  {},
+  {},
   {
    "pr": 1,
    "def": 1,
@@ -3467,59 +3743,41 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "nodeSelectorTerms",
-     178
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {},
-  {},
-  {},
-  {},
-  {},
-  {},
-  {},
-  {},
-  {
-   "i": 179
+   "i": 185
   },
   {
    "p": [
     [
      "matchExpressions",
-     180
+     186
     ],
     [
      "matchFields",
-     181
+     187
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 182
+   "i": 188
   },
   {
-   "i": 182
+   "i": 188
   },
   {
    "p": [
     [
      "key",
-     183
+     189
     ],
     [
      "operator",
-     184
+     190
     ],
     [
      "values",
-     185
+     191
     ]
    ],
    "def": 1,
@@ -3528,7 +3786,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 186
+   "i": 192
   },
   {}
  ],

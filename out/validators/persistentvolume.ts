@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './persistentvolume.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'PersistentVolume',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a PersistentVolume: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a PersistentVolume: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -71,127 +73,134 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r36 = R[36];
   const r37 = R[37];
   const r38 = R[38];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k65 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const sf72 = H.stringFormat('quantity')!;
-  const k73 = 'quantity';
-  const k105 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k115 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k121 = ': supported values: "Delete", "Recycle", "Retain"';
-  const ok124 = H.fastSyntax['dns1123Subdomain']!;
-  const ok127 = H.fastSyntax['dns1123Subdomain']!;
-  const k130 = ': supported values: "Block", "Filesystem"';
-  const k138 =
+  const r39 = R[39];
+  const r40 = R[40];
+  const r41 = R[41];
+  const r42 = R[42];
+  const r43 = R[43];
+  const r44 = R[44];
+  const r45 = R[45];
+  const r46 = R[46];
+  const r47 = R[47];
+  const r48 = R[48];
+  const r49 = R[49];
+  const r50 = R[50];
+  const r51 = R[51];
+  const s3 = S['ObjectMeta']!;
+  const k14 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const sf21 = H.stringFormat('quantity')!;
+  const k22 = 'quantity';
+  const k54 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k64 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k70 = ': supported values: "Delete", "Recycle", "Retain"';
+  const ok73 = H.fastSyntax['dns1123Subdomain']!;
+  const ok76 = H.fastSyntax['dns1123Subdomain']!;
+  const k79 = ': supported values: "Block", "Filesystem"';
+  const k87 =
     ': supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"';
-  const nf195 = H.numberFormat('int32')!;
-  const k196 = 'int32';
-  const nf226 = H.numberFormat('int32')!;
-  const k227 = 'int32';
-  const nf249 = H.numberFormat('int32')!;
-  const k250 = 'int32';
-  const k258 = ': supported values: "None", "ReadOnly", "ReadWrite"';
-  const k261 = ': supported values: "Dedicated", "Managed", "Shared"';
+  const nf150 = H.numberFormat('int32')!;
+  const k151 = 'int32';
+  const nf183 = H.numberFormat('int32')!;
+  const k184 = 'int32';
+  const nf206 = H.numberFormat('int32')!;
+  const k207 = 'int32';
+  const k215 = ': supported values: "None", "ReadOnly", "ReadWrite"';
+  const k218 = ': supported values: "Dedicated", "Managed", "Shared"';
+  const ok273 = H.fastSyntax['dns1123Label']!;
+  const k306 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
   const ok316 = H.fastSyntax['dns1123Label']!;
-  const k349 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
-  const ok359 = H.fastSyntax['dns1123Label']!;
-  const ok362 = H.fastSyntax['dns1123Label']!;
-  const sf386 = H.stringFormat('date-time')!;
-  const k387 = 'date-time';
-  const k390 = ': supported values: "Pending", "Available", "Bound", "Released", "Failed"';
-  function f35(x: any, o: any, c: ValidationContext, d: number): void {
+  const ok319 = H.fastSyntax['dns1123Label']!;
+  const sf343 = H.stringFormat('date-time')!;
+  const k344 = 'date-time';
+  const k347 = ': supported values: "Pending", "Available", "Bound", "Released", "Failed"';
+  function f37(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo59: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k60 in x) {
-        switch (k60.length) {
+      const oo8: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k9 in x) {
+        switch (k9.length) {
           case 11:
-            if (k60 === 'accessModes') {
-              const y61: any = x[k60];
-              const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'accessModes') {
+              const y10: any = x[k9];
+              const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'accessModes';
               c.kinds[d] = 0;
-              if (!Array.isArray(y61)) H.typeErr(c, c.pathAt(d + 1), y61, 'array');
+              if (!Array.isArray(y10)) H.typeErr(c, c.pathAt(d + 1), y10, 'array');
               else {
-                for (let i63 = 0; i63 < y61.length; i63++) {
-                  const y64: any = y61[i63];
-                  if (!(typeof y64 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i63), y64, 'string');
+                for (let i12 = 0; i12 < y10.length; i12++) {
+                  const y13: any = y10[i12];
+                  if (!(typeof y13 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i12), y13, 'string');
                   else {
                     if (!(
-                      y64 === 'ReadOnlyMany' ||
-                      y64 === 'ReadWriteMany' ||
-                      y64 === 'ReadWriteOnce' ||
-                      y64 === 'ReadWriteOncePod'
+                      y13 === 'ReadOnlyMany' ||
+                      y13 === 'ReadWriteMany' ||
+                      y13 === 'ReadWriteOnce' ||
+                      y13 === 'ReadWriteOncePod'
                     ))
-                      H.enumErr(c, H.pb(c.pathAt(d + 1), i63), y64, k65);
+                      H.enumErr(c, H.pb(c.pathAt(d + 1), i12), y13, k14);
                   }
                 }
-                c.len = d + 1;
-                r0(y61, ov62, c);
-                c.len = d + 1;
-                r1(y61, ov62, c);
+                if (!H.surelyNonEmpty(y10)) {
+                  c.len = d + 1;
+                  r1(y10, ov11, c);
+                }
+                if (!H.fewerThanTwo(y10)) {
+                  c.len = d + 1;
+                  r2(y10, ov11, c);
+                }
               }
-            } else if (k60 === 'arrayVolume') {
-              const y337: any = x[k60];
-              if (!(typeof y337 === 'object' && y337 !== null && !Array.isArray(y337)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y337, 'object');
+            } else if (k9 === 'arrayVolume') {
+              const y294: any = x[k9];
+              if (!(typeof y294 === 'object' && y294 !== null && !Array.isArray(y294)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y294, 'object');
               else {
-                for (const k338 in y337) {
-                  switch (k338.length) {
+                for (const k295 in y294) {
+                  switch (k295.length) {
                     case 7:
-                      if (k338 === 'gateway') {
-                        const y339: any = y337[k338];
-                        if (!(typeof y339 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y339, 'string');
+                      if (k295 === 'gateway') {
+                        const y296: any = y294[k295];
+                        if (!(typeof y296 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y296, 'string');
                       }
                       break;
                     case 6:
-                      if (k338 === 'system') {
-                        const y340: any = y337[k338];
-                        if (!(typeof y340 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y340, 'string');
-                      } else if (k338 === 'fsType') {
-                        const y351: any = y337[k338];
-                        if (!(typeof y351 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y351, 'string');
+                      if (k295 === 'system') {
+                        const y297: any = y294[k295];
+                        if (!(typeof y297 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y297, 'string');
+                      } else if (k295 === 'fsType') {
+                        const y308: any = y294[k295];
+                        if (!(typeof y308 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y308, 'string');
                       }
                       break;
                     case 9:
-                      if (k338 === 'secretRef') {
-                        const y341: any = y337[k338];
-                        if (!(typeof y341 === 'object' && y341 !== null && !Array.isArray(y341)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y341, 'object');
+                      if (k295 === 'secretRef') {
+                        const y298: any = y294[k295];
+                        if (!(typeof y298 === 'object' && y298 !== null && !Array.isArray(y298)))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y298, 'object');
                         else {
-                          for (const k342 in y341) {
-                            switch (k342) {
+                          for (const k299 in y298) {
+                            switch (k299) {
                               case 'name': {
-                                const y343: any = y341[k342];
-                                if (!(typeof y343 === 'string'))
+                                const y300: any = y298[k299];
+                                if (!(typeof y300 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'name'),
-                                    y343,
+                                    y300,
                                     'string',
                                   );
                                 break;
                               }
                               case 'namespace': {
-                                const y344: any = y341[k342];
-                                if (!(typeof y344 === 'string'))
+                                const y301: any = y298[k299];
+                                if (!(typeof y301 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'namespace'),
-                                    y344,
+                                    y301,
                                     'string',
                                   );
                                 break;
@@ -202,433 +211,437 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 10:
-                      if (k338 === 'sslEnabled') {
-                        const y345: any = y337[k338];
-                        if (!(typeof y345 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y345, 'boolean');
-                      } else if (k338 === 'volumeName') {
-                        const y350: any = y337[k338];
-                        if (!(typeof y350 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y350, 'string');
+                      if (k295 === 'sslEnabled') {
+                        const y302: any = y294[k295];
+                        if (!(typeof y302 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y302, 'boolean');
+                      } else if (k295 === 'volumeName') {
+                        const y307: any = y294[k295];
+                        if (!(typeof y307 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y307, 'string');
                       }
                       break;
                     case 16:
-                      if (k338 === 'protectionDomain') {
-                        const y346: any = y337[k338];
-                        if (!(typeof y346 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y346, 'string');
+                      if (k295 === 'protectionDomain') {
+                        const y303: any = y294[k295];
+                        if (!(typeof y303 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y303, 'string');
                       }
                       break;
                     case 11:
-                      if (k338 === 'storagePool') {
-                        const y347: any = y337[k338];
-                        if (!(typeof y347 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y347, 'string');
-                      } else if (k338 === 'storageMode') {
-                        const y348: any = y337[k338];
-                        if (!(typeof y348 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y348, 'string');
+                      if (k295 === 'storagePool') {
+                        const y304: any = y294[k295];
+                        if (!(typeof y304 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y304, 'string');
+                      } else if (k295 === 'storageMode') {
+                        const y305: any = y294[k295];
+                        if (!(typeof y305 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y305, 'string');
                         else {
-                          if (!(y348 === 'ThickProvisioned' || y348 === 'ThinProvisioned'))
-                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y348, k349);
+                          if (!(y305 === 'ThickProvisioned' || y305 === 'ThinProvisioned'))
+                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y305, k306);
                         }
                       }
                       break;
                     case 8:
-                      if (k338 === 'readOnly') {
-                        const y352: any = y337[k338];
-                        if (!(typeof y352 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y352, 'boolean');
+                      if (k295 === 'readOnly') {
+                        const y309: any = y294[k295];
+                        if (!(typeof y309 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y309, 'boolean');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y337, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
-                if (!hop.call(y337, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
-                if (!hop.call(y337, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
-                if (!hop.call(y337, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
+                if (!hop.call(y294, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
+                if (!hop.call(y294, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
+                if (!hop.call(y294, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
+                if (!hop.call(y294, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
               }
-            } else if (k60 === 'virtualDisk') {
-              const y374: any = x[k60];
-              if (!(typeof y374 === 'object' && y374 !== null && !Array.isArray(y374)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y374, 'object');
+            } else if (k9 === 'virtualDisk') {
+              const y331: any = x[k9];
+              if (!(typeof y331 === 'object' && y331 !== null && !Array.isArray(y331)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y331, 'object');
               else {
-                for (const k375 in y374) {
-                  switch (k375) {
+                for (const k332 in y331) {
+                  switch (k332) {
                     case 'volumePath': {
-                      const y376: any = y374[k375];
-                      if (!(typeof y376 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y376, 'string');
+                      const y333: any = y331[k332];
+                      if (!(typeof y333 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y333, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y377: any = y374[k375];
-                      if (!(typeof y377 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y377, 'string');
+                      const y334: any = y331[k332];
+                      if (!(typeof y334 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y334, 'string');
                       break;
                     }
                     case 'storagePolicyName': {
-                      const y378: any = y374[k375];
-                      if (!(typeof y378 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y378, 'string');
+                      const y335: any = y331[k332];
+                      if (!(typeof y335 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y335, 'string');
                       break;
                     }
                     case 'storagePolicyID': {
-                      const y379: any = y374[k375];
-                      if (!(typeof y379 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y379, 'string');
+                      const y336: any = y331[k332];
+                      if (!(typeof y336 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y336, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y374, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
+                if (!hop.call(y331, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
               }
             }
             break;
           case 8:
-            if (k60 === 'capacity') {
-              const y66: any = x[k60];
-              const ov67: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'capacity') {
+              const y15: any = x[k9];
+              const ov16: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'capacity';
               c.kinds[d] = 0;
-              if (!(typeof y66 === 'object' && y66 !== null && !Array.isArray(y66)))
-                H.typeErr(c, c.pathAt(d + 1), y66, 'object');
+              if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                H.typeErr(c, c.pathAt(d + 1), y15, 'object');
               else {
-                const oo68: any = ov67 !== undefined && H.isObject(ov67) ? ov67 : undefined;
-                for (const k69 in y66) {
-                  const y70: any = y66[k69];
-                  const ov71: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
-                  c.segs[d + 1] = k69;
+                const oo17: any = ov16 !== undefined && H.isObject(ov16) ? ov16 : undefined;
+                for (const k18 in y15) {
+                  const y19: any = y15[k18];
+                  const ov20: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                  c.segs[d + 1] = k18;
                   c.kinds[d + 1] = 2;
-                  if (!(typeof y70 === 'string')) H.typeErr(c, c.pathAt(d + 2), y70, 'string');
+                  if (!(typeof y19 === 'string')) H.typeErr(c, c.pathAt(d + 2), y19, 'string');
                   else {
-                    if (!sf72(y70)) H.strFormat(c, c.pathAt(d + 2), y70, k73);
+                    if (!sf21(y19)) H.strFormat(c, c.pathAt(d + 2), y19, k22);
                     c.len = d + 2;
-                    r2(y70, ov71, c);
+                    r3(y19, ov20, c);
                   }
                 }
               }
-            } else if (k60 === 'claimRef') {
-              const y74: any = x[k60];
-              if (!(typeof y74 === 'object' && y74 !== null && !Array.isArray(y74)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y74, 'object');
+            } else if (k9 === 'claimRef') {
+              const y23: any = x[k9];
+              if (!(typeof y23 === 'object' && y23 !== null && !Array.isArray(y23)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y23, 'object');
               else {
-                for (const k75 in y74) {
-                  switch (k75.length) {
+                for (const k24 in y23) {
+                  switch (k24.length) {
                     case 10:
-                      if (k75 === 'apiVersion') {
-                        const y76: any = y74[k75];
-                        if (!(typeof y76 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y76, 'string');
+                      if (k24 === 'apiVersion') {
+                        const y25: any = y23[k24];
+                        if (!(typeof y25 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y25, 'string');
                       }
                       break;
                     case 9:
-                      if (k75 === 'fieldPath') {
-                        const y77: any = y74[k75];
-                        if (!(typeof y77 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y77, 'string');
-                      } else if (k75 === 'namespace') {
-                        const y80: any = y74[k75];
-                        if (!(typeof y80 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y80, 'string');
+                      if (k24 === 'fieldPath') {
+                        const y26: any = y23[k24];
+                        if (!(typeof y26 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y26, 'string');
+                      } else if (k24 === 'namespace') {
+                        const y29: any = y23[k24];
+                        if (!(typeof y29 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y29, 'string');
                       }
                       break;
                     case 4:
-                      if (k75 === 'kind') {
-                        const y78: any = y74[k75];
-                        if (!(typeof y78 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y78, 'string');
-                      } else if (k75 === 'name') {
-                        const y79: any = y74[k75];
-                        if (!(typeof y79 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y79, 'string');
+                      if (k24 === 'kind') {
+                        const y27: any = y23[k24];
+                        if (!(typeof y27 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y27, 'string');
+                      } else if (k24 === 'name') {
+                        const y28: any = y23[k24];
+                        if (!(typeof y28 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y28, 'string');
                       }
                       break;
                     case 15:
-                      if (k75 === 'resourceVersion') {
-                        const y81: any = y74[k75];
-                        if (!(typeof y81 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y81, 'string');
+                      if (k24 === 'resourceVersion') {
+                        const y30: any = y23[k24];
+                        if (!(typeof y30 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y30, 'string');
                       }
                       break;
                     case 3:
-                      if (k75 === 'uid') {
-                        const y82: any = y74[k75];
-                        if (!(typeof y82 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y82, 'string');
+                      if (k24 === 'uid') {
+                        const y31: any = y23[k24];
+                        if (!(typeof y31 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y31, 'string');
                       }
                       break;
                   }
                 }
               }
-            } else if (k60 === 'hostPath') {
-              const y131: any = x[k60];
-              const ov132: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'hostPath') {
+              const y80: any = x[k9];
+              const ov81: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'hostPath';
               c.kinds[d] = 0;
-              if (!(typeof y131 === 'object' && y131 !== null && !Array.isArray(y131)))
-                H.typeErr(c, c.pathAt(d + 1), y131, 'object');
+              if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
+                H.typeErr(c, c.pathAt(d + 1), y80, 'object');
               else {
-                const oo133: any = ov132 !== undefined && H.isObject(ov132) ? ov132 : undefined;
-                for (const k134 in y131) {
-                  switch (k134) {
+                const oo82: any = ov81 !== undefined && H.isObject(ov81) ? ov81 : undefined;
+                for (const k83 in y80) {
+                  switch (k83) {
                     case 'path': {
-                      const y135: any = y131[k134];
-                      const ov136: any = oo133 !== undefined && hop.call(oo133, k134) ? oo133[k134] : undefined;
+                      const y84: any = y80[k83];
+                      const ov85: any = oo82 !== undefined && hop.call(oo82, k83) ? oo82[k83] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y135 === 'string')) H.typeErr(c, c.pathAt(d + 2), y135, 'string');
+                      if (!(typeof y84 === 'string')) H.typeErr(c, c.pathAt(d + 2), y84, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y84)) {
+                          c.len = d + 2;
+                          r11(y84, ov85, c);
+                        }
                         c.len = d + 2;
-                        r10(y135, ov136, c);
+                        r12(y84, ov85, c);
                       }
                       break;
                     }
                     case 'type': {
-                      const y137: any = y131[k134];
-                      if (!(typeof y137 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y137, 'string');
+                      const y86: any = y80[k83];
+                      if (!(typeof y86 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y86, 'string');
                       else {
                         if (!(
-                          y137 === '' ||
-                          y137 === 'BlockDevice' ||
-                          y137 === 'CharDevice' ||
-                          y137 === 'Directory' ||
-                          y137 === 'DirectoryOrCreate' ||
-                          y137 === 'File' ||
-                          y137 === 'FileOrCreate' ||
-                          y137 === 'Socket'
+                          y86 === '' ||
+                          y86 === 'BlockDevice' ||
+                          y86 === 'CharDevice' ||
+                          y86 === 'Directory' ||
+                          y86 === 'DirectoryOrCreate' ||
+                          y86 === 'File' ||
+                          y86 === 'FileOrCreate' ||
+                          y86 === 'Socket'
                         ))
-                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y137, k138);
+                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y86, k87);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y131, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y80, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k60 === 'dataDisk') {
-              const y252: any = x[k60];
-              const ov253: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'dataDisk') {
+              const y209: any = x[k9];
+              const ov210: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'dataDisk';
               c.kinds[d] = 0;
-              if (!(typeof y252 === 'object' && y252 !== null && !Array.isArray(y252)))
-                H.typeErr(c, c.pathAt(d + 1), y252, 'object');
+              if (!(typeof y209 === 'object' && y209 !== null && !Array.isArray(y209)))
+                H.typeErr(c, c.pathAt(d + 1), y209, 'object');
               else {
-                for (const k254 in y252) {
-                  switch (k254.length) {
+                for (const k211 in y209) {
+                  switch (k211.length) {
                     case 8:
-                      if (k254 === 'diskName') {
-                        const y255: any = y252[k254];
-                        if (!(typeof y255 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y255, 'string');
-                      } else if (k254 === 'readOnly') {
-                        const y262: any = y252[k254];
-                        if (!(typeof y262 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y262, 'boolean');
+                      if (k211 === 'diskName') {
+                        const y212: any = y209[k211];
+                        if (!(typeof y212 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y212, 'string');
+                      } else if (k211 === 'readOnly') {
+                        const y219: any = y209[k211];
+                        if (!(typeof y219 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y219, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k254 === 'diskURI') {
-                        const y256: any = y252[k254];
-                        if (!(typeof y256 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y256, 'string');
+                      if (k211 === 'diskURI') {
+                        const y213: any = y209[k211];
+                        if (!(typeof y213 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y213, 'string');
                       }
                       break;
                     case 11:
-                      if (k254 === 'cachingMode') {
-                        const y257: any = y252[k254];
-                        if (!(typeof y257 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y257, 'string');
+                      if (k211 === 'cachingMode') {
+                        const y214: any = y209[k211];
+                        if (!(typeof y214 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y214, 'string');
                         else {
-                          if (!(y257 === 'None' || y257 === 'ReadOnly' || y257 === 'ReadWrite'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y257, k258);
+                          if (!(y214 === 'None' || y214 === 'ReadOnly' || y214 === 'ReadWrite'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y214, k215);
                         }
                       }
                       break;
                     case 6:
-                      if (k254 === 'fsType') {
-                        const y259: any = y252[k254];
-                        if (!(typeof y259 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y259, 'string');
+                      if (k211 === 'fsType') {
+                        const y216: any = y209[k211];
+                        if (!(typeof y216 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y216, 'string');
                       }
                       break;
                     case 4:
-                      if (k254 === 'kind') {
-                        const y260: any = y252[k254];
-                        if (!(typeof y260 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y260, 'string');
+                      if (k211 === 'kind') {
+                        const y217: any = y209[k211];
+                        if (!(typeof y217 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y217, 'string');
                         else {
-                          if (!(y260 === 'Dedicated' || y260 === 'Managed' || y260 === 'Shared'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y260, k261);
+                          if (!(y217 === 'Dedicated' || y217 === 'Managed' || y217 === 'Shared'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y217, k218);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y252, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
-                if (!hop.call(y252, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
+                if (!hop.call(y209, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
+                if (!hop.call(y209, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
                 c.len = d + 1;
-                r22(y252, ov253, c);
+                r35(y209, ov210, c);
               }
             }
             break;
           case 12:
-            if (k60 === 'mountOptions') {
-              const y83: any = x[k60];
-              if (!Array.isArray(y83)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y83, 'array');
+            if (k9 === 'mountOptions') {
+              const y32: any = x[k9];
+              if (!Array.isArray(y32)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y32, 'array');
               else {
-                for (let i84 = 0; i84 < y83.length; i84++) {
-                  const y85: any = y83[i84];
-                  if (!(typeof y85 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i84), y85, 'string');
+                for (let i33 = 0; i33 < y32.length; i33++) {
+                  const y34: any = y32[i33];
+                  if (!(typeof y34 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i33), y34, 'string');
                 }
               }
-            } else if (k60 === 'nodeAffinity') {
-              const y86: any = x[k60];
-              const ov87: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'nodeAffinity') {
+              const y35: any = x[k9];
+              const ov36: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'nodeAffinity';
               c.kinds[d] = 0;
-              if (!(typeof y86 === 'object' && y86 !== null && !Array.isArray(y86)))
-                H.typeErr(c, c.pathAt(d + 1), y86, 'object');
+              if (!(typeof y35 === 'object' && y35 !== null && !Array.isArray(y35)))
+                H.typeErr(c, c.pathAt(d + 1), y35, 'object');
               else {
-                const oo88: any = ov87 !== undefined && H.isObject(ov87) ? ov87 : undefined;
-                for (const k89 in y86) {
-                  switch (k89) {
+                const oo37: any = ov36 !== undefined && H.isObject(ov36) ? ov36 : undefined;
+                for (const k38 in y35) {
+                  switch (k38) {
                     case 'required': {
-                      const y90: any = y86[k89];
-                      const ov91: any = oo88 !== undefined && hop.call(oo88, k89) ? oo88[k89] : undefined;
+                      const y39: any = y35[k38];
+                      const ov40: any = oo37 !== undefined && hop.call(oo37, k38) ? oo37[k38] : undefined;
                       c.segs[d + 1] = 'required';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y90 === 'object' && y90 !== null && !Array.isArray(y90)))
-                        H.typeErr(c, c.pathAt(d + 2), y90, 'object');
+                      if (!(typeof y39 === 'object' && y39 !== null && !Array.isArray(y39)))
+                        H.typeErr(c, c.pathAt(d + 2), y39, 'object');
                       else {
-                        const oo92: any = ov91 !== undefined && H.isObject(ov91) ? ov91 : undefined;
-                        for (const k93 in y90) {
-                          switch (k93) {
+                        const oo41: any = ov40 !== undefined && H.isObject(ov40) ? ov40 : undefined;
+                        for (const k42 in y39) {
+                          switch (k42) {
                             case 'nodeSelectorTerms': {
-                              const y94: any = y90[k93];
-                              const ov95: any = oo92 !== undefined && hop.call(oo92, k93) ? oo92[k93] : undefined;
+                              const y43: any = y39[k42];
+                              const ov44: any = oo41 !== undefined && hop.call(oo41, k42) ? oo41[k42] : undefined;
                               c.segs[d + 2] = 'nodeSelectorTerms';
                               c.kinds[d + 2] = 0;
-                              if (!Array.isArray(y94)) H.typeErr(c, c.pathAt(d + 3), y94, 'array');
+                              if (!Array.isArray(y43)) H.typeErr(c, c.pathAt(d + 3), y43, 'array');
                               else {
-                                for (let i96 = 0; i96 < y94.length; i96++) {
-                                  const y97: any = y94[i96];
-                                  if (!(typeof y97 === 'object' && y97 !== null && !Array.isArray(y97)))
-                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i96), y97, 'object');
+                                for (let i45 = 0; i45 < y43.length; i45++) {
+                                  const y46: any = y43[i45];
+                                  if (!(typeof y46 === 'object' && y46 !== null && !Array.isArray(y46)))
+                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i45), y46, 'object');
                                   else {
-                                    for (const k98 in y97) {
-                                      switch (k98) {
+                                    for (const k47 in y46) {
+                                      switch (k47) {
                                         case 'matchExpressions': {
-                                          const y99: any = y97[k98];
-                                          if (!Array.isArray(y99))
+                                          const y48: any = y46[k47];
+                                          if (!Array.isArray(y48))
                                             H.typeErr(
                                               c,
-                                              H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'),
-                                              y99,
+                                              H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'),
+                                              y48,
                                               'array',
                                             );
                                           else {
-                                            for (let i100 = 0; i100 < y99.length; i100++) {
-                                              const y101: any = y99[i100];
-                                              if (!(typeof y101 === 'object' && y101 !== null && !Array.isArray(y101)))
+                                            for (let i49 = 0; i49 < y48.length; i49++) {
+                                              const y50: any = y48[i49];
+                                              if (!(typeof y50 === 'object' && y50 !== null && !Array.isArray(y50)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'), i100),
-                                                  y101,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'), i49),
+                                                  y50,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k102 in y101) {
-                                                  switch (k102) {
+                                                for (const k51 in y50) {
+                                                  switch (k51) {
                                                     case 'key': {
-                                                      const y103: any = y101[k102];
-                                                      if (!(typeof y103 === 'string'))
+                                                      const y52: any = y50[k51];
+                                                      if (!(typeof y52 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'),
-                                                              i100,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'),
+                                                              i49,
                                                             ),
                                                             'key',
                                                           ),
-                                                          y103,
+                                                          y52,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y104: any = y101[k102];
-                                                      if (!(typeof y104 === 'string'))
+                                                      const y53: any = y50[k51];
+                                                      if (!(typeof y53 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'),
-                                                              i100,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'),
+                                                              i49,
                                                             ),
                                                             'operator',
                                                           ),
-                                                          y104,
+                                                          y53,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y104 === 'DoesNotExist' ||
-                                                          y104 === 'Exists' ||
-                                                          y104 === 'Gt' ||
-                                                          y104 === 'In' ||
-                                                          y104 === 'Lt' ||
-                                                          y104 === 'NotIn'
+                                                          y53 === 'DoesNotExist' ||
+                                                          y53 === 'Exists' ||
+                                                          y53 === 'Gt' ||
+                                                          y53 === 'In' ||
+                                                          y53 === 'Lt' ||
+                                                          y53 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'),
-                                                                i100,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'),
+                                                                i49,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y104,
-                                                            k105,
+                                                            y53,
+                                                            k54,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y106: any = y101[k102];
-                                                      if (!Array.isArray(y106))
+                                                      const y55: any = y50[k51];
+                                                      if (!Array.isArray(y55))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'),
-                                                              i100,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'),
+                                                              i49,
                                                             ),
                                                             'values',
                                                           ),
-                                                          y106,
+                                                          y55,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i107 = 0; i107 < y106.length; i107++) {
-                                                          const y108: any = y106[i107];
-                                                          if (!(typeof y108 === 'string'))
+                                                        for (let i56 = 0; i56 < y55.length; i56++) {
+                                                          const y57: any = y55[i56];
+                                                          if (!(typeof y57 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
                                                                     H.pj(
-                                                                      H.pb(c.pathAt(d + 3), i96),
+                                                                      H.pb(c.pathAt(d + 3), i45),
                                                                       'matchExpressions',
                                                                     ),
-                                                                    i100,
+                                                                    i49,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i107,
+                                                                i56,
                                                               ),
-                                                              y108,
+                                                              y57,
                                                               'string',
                                                             );
                                                         }
@@ -637,19 +650,19 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y101, 'key'))
+                                                if (!hop.call(y50, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'), i100),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'), i49),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y101, 'operator'))
+                                                if (!hop.call(y50, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchExpressions'), i100),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchExpressions'), i49),
                                                       'operator',
                                                     ),
                                                   );
@@ -659,106 +672,101 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                           break;
                                         }
                                         case 'matchFields': {
-                                          const y109: any = y97[k98];
-                                          if (!Array.isArray(y109))
-                                            H.typeErr(
-                                              c,
-                                              H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'),
-                                              y109,
-                                              'array',
-                                            );
+                                          const y58: any = y46[k47];
+                                          if (!Array.isArray(y58))
+                                            H.typeErr(c, H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), y58, 'array');
                                           else {
-                                            for (let i110 = 0; i110 < y109.length; i110++) {
-                                              const y111: any = y109[i110];
-                                              if (!(typeof y111 === 'object' && y111 !== null && !Array.isArray(y111)))
+                                            for (let i59 = 0; i59 < y58.length; i59++) {
+                                              const y60: any = y58[i59];
+                                              if (!(typeof y60 === 'object' && y60 !== null && !Array.isArray(y60)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
-                                                  y111,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
+                                                  y60,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k112 in y111) {
-                                                  switch (k112) {
+                                                for (const k61 in y60) {
+                                                  switch (k61) {
                                                     case 'key': {
-                                                      const y113: any = y111[k112];
-                                                      if (!(typeof y113 === 'string'))
+                                                      const y62: any = y60[k61];
+                                                      if (!(typeof y62 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
                                                             'key',
                                                           ),
-                                                          y113,
+                                                          y62,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y114: any = y111[k112];
-                                                      if (!(typeof y114 === 'string'))
+                                                      const y63: any = y60[k61];
+                                                      if (!(typeof y63 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
                                                             'operator',
                                                           ),
-                                                          y114,
+                                                          y63,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y114 === 'DoesNotExist' ||
-                                                          y114 === 'Exists' ||
-                                                          y114 === 'Gt' ||
-                                                          y114 === 'In' ||
-                                                          y114 === 'Lt' ||
-                                                          y114 === 'NotIn'
+                                                          y63 === 'DoesNotExist' ||
+                                                          y63 === 'Exists' ||
+                                                          y63 === 'Gt' ||
+                                                          y63 === 'In' ||
+                                                          y63 === 'Lt' ||
+                                                          y63 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'),
-                                                                i110,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'),
+                                                                i59,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y114,
-                                                            k115,
+                                                            y63,
+                                                            k64,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y116: any = y111[k112];
-                                                      if (!Array.isArray(y116))
+                                                      const y65: any = y60[k61];
+                                                      if (!Array.isArray(y65))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
                                                             'values',
                                                           ),
-                                                          y116,
+                                                          y65,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i117 = 0; i117 < y116.length; i117++) {
-                                                          const y118: any = y116[i117];
-                                                          if (!(typeof y118 === 'string'))
+                                                        for (let i66 = 0; i66 < y65.length; i66++) {
+                                                          const y67: any = y65[i66];
+                                                          if (!(typeof y67 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
-                                                                    H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'),
-                                                                    i110,
+                                                                    H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'),
+                                                                    i59,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i117,
+                                                                i66,
                                                               ),
-                                                              y118,
+                                                              y67,
                                                               'string',
                                                             );
                                                         }
@@ -767,19 +775,19 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y111, 'key'))
+                                                if (!hop.call(y60, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y111, 'operator'))
+                                                if (!hop.call(y60, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i96), 'matchFields'), i110),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i45), 'matchFields'), i59),
                                                       'operator',
                                                     ),
                                                   );
@@ -792,22 +800,24 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                     }
                                   }
                                 }
-                                c.len = d + 3;
-                                r3(y94, ov95, c);
+                                if (!H.surelyNonEmpty(y43)) {
+                                  c.len = d + 3;
+                                  r4(y43, ov44, c);
+                                }
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y90, 'nodeSelectorTerms')) {
+                        if (!hop.call(y39, 'nodeSelectorTerms')) {
                           c.segs[d + 2] = 'nodeSelectorTerms';
                           c.kinds[d + 2] = 0;
-                          const ov119: any =
-                            ov91 !== undefined && H.isObject(ov91) && hop.call(ov91, 'nodeSelectorTerms')
-                              ? ov91['nodeSelectorTerms']
+                          const ov68: any =
+                            ov40 !== undefined && H.isObject(ov40) && hop.call(ov40, 'nodeSelectorTerms')
+                              ? ov40['nodeSelectorTerms']
                               : undefined;
                           c.len = d + 3;
-                          r3(undefined, ov119, c);
+                          r4(undefined, ov68, c);
                         }
                       }
                       break;
@@ -815,196 +825,196 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                   }
                 }
                 c.len = d + 1;
-                r4(y86, ov87, c);
+                r5(y35, ov36, c);
               }
               if (c.update) {
                 c.len = d + 1;
-                r5(y86, ov87, c);
+                r6(y35, ov36, c);
               }
             }
             break;
           case 29:
-            if (k60 === 'persistentVolumeReclaimPolicy') {
-              const y120: any = x[k60];
-              if (!(typeof y120 === 'string'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y120, 'string');
+            if (k9 === 'persistentVolumeReclaimPolicy') {
+              const y69: any = x[k9];
+              if (!(typeof y69 === 'string'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y69, 'string');
               else {
-                if (!(y120 === 'Delete' || y120 === 'Recycle' || y120 === 'Retain'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y120, k121);
+                if (!(y69 === 'Delete' || y69 === 'Recycle' || y69 === 'Retain'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y69, k70);
               }
             }
             break;
           case 16:
-            if (k60 === 'storageClassName') {
-              const y122: any = x[k60];
-              const ov123: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'storageClassName') {
+              const y71: any = x[k9];
+              const ov72: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
-              if (!(typeof y122 === 'string')) H.typeErr(c, c.pathAt(d + 1), y122, 'string');
+              if (!(typeof y71 === 'string')) H.typeErr(c, c.pathAt(d + 1), y71, 'string');
               else {
-                if (typeof y122 !== 'string' || !ok124(y122)) {
+                if (typeof y71 !== 'string' || !ok73(y71)) {
                   c.len = d + 1;
-                  r6(y122, ov123, c);
+                  r7(y71, ov72, c);
                 }
               }
-            } else if (k60 === 'blockDiskService') {
-              const y241: any = x[k60];
-              const ov242: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'blockDiskService') {
+              const y198: any = x[k9];
+              const ov199: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'blockDiskService';
               c.kinds[d] = 0;
-              if (!(typeof y241 === 'object' && y241 !== null && !Array.isArray(y241)))
-                H.typeErr(c, c.pathAt(d + 1), y241, 'object');
+              if (!(typeof y198 === 'object' && y198 !== null && !Array.isArray(y198)))
+                H.typeErr(c, c.pathAt(d + 1), y198, 'object');
               else {
-                const oo243: any = ov242 !== undefined && H.isObject(ov242) ? ov242 : undefined;
-                for (const k244 in y241) {
-                  switch (k244) {
+                const oo200: any = ov199 !== undefined && H.isObject(ov199) ? ov199 : undefined;
+                for (const k201 in y198) {
+                  switch (k201) {
                     case 'volumeID': {
-                      const y245: any = y241[k244];
-                      if (!(typeof y245 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y245, 'string');
+                      const y202: any = y198[k201];
+                      if (!(typeof y202 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y202, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y246: any = y241[k244];
-                      if (!(typeof y246 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y246, 'string');
+                      const y203: any = y198[k201];
+                      if (!(typeof y203 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y203, 'string');
                       break;
                     }
                     case 'partition': {
-                      const y247: any = y241[k244];
-                      const ov248: any = oo243 !== undefined && hop.call(oo243, k244) ? oo243[k244] : undefined;
+                      const y204: any = y198[k201];
+                      const ov205: any = oo200 !== undefined && hop.call(oo200, k201) ? oo200[k201] : undefined;
                       c.segs[d + 1] = 'partition';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y247 === 'number' && Number.isInteger(y247)))
-                        H.typeErr(c, c.pathAt(d + 2), y247, 'integer');
+                      if (!(typeof y204 === 'number' && Number.isInteger(y204)))
+                        H.typeErr(c, c.pathAt(d + 2), y204, 'integer');
                       else {
-                        if (!nf249(y247)) H.numFormat(c, c.pathAt(d + 2), y247, k250);
+                        if (!nf206(y204)) H.numFormat(c, c.pathAt(d + 2), y204, k207);
                         c.len = d + 2;
-                        r21(y247, ov248, c);
+                        r34(y204, ov205, c);
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y251: any = y241[k244];
-                      if (!(typeof y251 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y251, 'boolean');
+                      const y208: any = y198[k201];
+                      if (!(typeof y208 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y208, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y241, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y198, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
               }
-            } else if (k60 === 'namespacedVolume') {
-              const y353: any = x[k60];
-              const ov354: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'namespacedVolume') {
+              const y310: any = x[k9];
+              const ov311: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'namespacedVolume';
               c.kinds[d] = 0;
-              if (!(typeof y353 === 'object' && y353 !== null && !Array.isArray(y353)))
-                H.typeErr(c, c.pathAt(d + 1), y353, 'object');
+              if (!(typeof y310 === 'object' && y310 !== null && !Array.isArray(y310)))
+                H.typeErr(c, c.pathAt(d + 1), y310, 'object');
               else {
-                const oo355: any = ov354 !== undefined && H.isObject(ov354) ? ov354 : undefined;
-                for (const k356 in y353) {
-                  switch (k356.length) {
+                const oo312: any = ov311 !== undefined && H.isObject(ov311) ? ov311 : undefined;
+                for (const k313 in y310) {
+                  switch (k313.length) {
                     case 10:
-                      if (k356 === 'volumeName') {
-                        const y357: any = y353[k356];
-                        const ov358: any = oo355 !== undefined && hop.call(oo355, k356) ? oo355[k356] : undefined;
+                      if (k313 === 'volumeName') {
+                        const y314: any = y310[k313];
+                        const ov315: any = oo312 !== undefined && hop.call(oo312, k313) ? oo312[k313] : undefined;
                         c.segs[d + 1] = 'volumeName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y357 === 'string')) H.typeErr(c, c.pathAt(d + 2), y357, 'string');
+                        if (!(typeof y314 === 'string')) H.typeErr(c, c.pathAt(d + 2), y314, 'string');
                         else {
-                          if (typeof y357 !== 'string' || !ok359(y357)) {
+                          if (typeof y314 !== 'string' || !ok316(y314)) {
                             c.len = d + 2;
-                            r32(y357, ov358, c);
+                            r45(y314, ov315, c);
                           }
                         }
                       }
                       break;
                     case 15:
-                      if (k356 === 'volumeNamespace') {
-                        const y360: any = y353[k356];
-                        const ov361: any = oo355 !== undefined && hop.call(oo355, k356) ? oo355[k356] : undefined;
+                      if (k313 === 'volumeNamespace') {
+                        const y317: any = y310[k313];
+                        const ov318: any = oo312 !== undefined && hop.call(oo312, k313) ? oo312[k313] : undefined;
                         c.segs[d + 1] = 'volumeNamespace';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y360 === 'string')) H.typeErr(c, c.pathAt(d + 2), y360, 'string');
+                        if (!(typeof y317 === 'string')) H.typeErr(c, c.pathAt(d + 2), y317, 'string');
                         else {
-                          if (typeof y360 !== 'string' || !ok362(y360)) {
+                          if (typeof y317 !== 'string' || !ok319(y317)) {
                             c.len = d + 2;
-                            r33(y360, ov361, c);
+                            r46(y317, ov318, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k356 === 'fsType') {
-                        const y363: any = y353[k356];
-                        if (!(typeof y363 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y363, 'string');
+                      if (k313 === 'fsType') {
+                        const y320: any = y310[k313];
+                        if (!(typeof y320 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y320, 'string');
                       }
                       break;
                     case 8:
-                      if (k356 === 'readOnly') {
-                        const y364: any = y353[k356];
-                        if (!(typeof y364 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y364, 'boolean');
+                      if (k313 === 'readOnly') {
+                        const y321: any = y310[k313];
+                        if (!(typeof y321 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y321, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k356 === 'secretRef') {
-                        const y365: any = y353[k356];
-                        if (!(typeof y365 === 'object' && y365 !== null && !Array.isArray(y365)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y365, 'object');
+                      if (k313 === 'secretRef') {
+                        const y322: any = y310[k313];
+                        if (!(typeof y322 === 'object' && y322 !== null && !Array.isArray(y322)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y322, 'object');
                         else {
-                          for (const k366 in y365) {
-                            switch (k366.length) {
+                          for (const k323 in y322) {
+                            switch (k323.length) {
                               case 10:
-                                if (k366 === 'apiVersion') {
-                                  const y367: any = y365[k366];
-                                  if (!(typeof y367 === 'string'))
+                                if (k323 === 'apiVersion') {
+                                  const y324: any = y322[k323];
+                                  if (!(typeof y324 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'apiVersion'),
-                                      y367,
+                                      y324,
                                       'string',
                                     );
                                 }
                                 break;
                               case 9:
-                                if (k366 === 'fieldPath') {
-                                  const y368: any = y365[k366];
-                                  if (!(typeof y368 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y368, 'string');
-                                } else if (k366 === 'namespace') {
-                                  const y371: any = y365[k366];
-                                  if (!(typeof y371 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y371, 'string');
+                                if (k323 === 'fieldPath') {
+                                  const y325: any = y322[k323];
+                                  if (!(typeof y325 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y325, 'string');
+                                } else if (k323 === 'namespace') {
+                                  const y328: any = y322[k323];
+                                  if (!(typeof y328 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y328, 'string');
                                 }
                                 break;
                               case 4:
-                                if (k366 === 'kind') {
-                                  const y369: any = y365[k366];
-                                  if (!(typeof y369 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y369, 'string');
-                                } else if (k366 === 'name') {
-                                  const y370: any = y365[k366];
-                                  if (!(typeof y370 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y370, 'string');
+                                if (k323 === 'kind') {
+                                  const y326: any = y322[k323];
+                                  if (!(typeof y326 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y326, 'string');
+                                } else if (k323 === 'name') {
+                                  const y327: any = y322[k323];
+                                  if (!(typeof y327 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y327, 'string');
                                 }
                                 break;
                               case 15:
-                                if (k366 === 'resourceVersion') {
-                                  const y372: any = y365[k366];
-                                  if (!(typeof y372 === 'string'))
+                                if (k323 === 'resourceVersion') {
+                                  const y329: any = y322[k323];
+                                  if (!(typeof y329 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'resourceVersion'),
-                                      y372,
+                                      y329,
                                       'string',
                                     );
                                 }
                                 break;
                               case 3:
-                                if (k366 === 'uid') {
-                                  const y373: any = y365[k366];
-                                  if (!(typeof y373 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y373, 'string');
+                                if (k323 === 'uid') {
+                                  const y330: any = y322[k323];
+                                  if (!(typeof y330 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y330, 'string');
                                 }
                                 break;
                             }
@@ -1014,81 +1024,90 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       break;
                   }
                 }
-                if (!hop.call(y353, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
+                if (!hop.call(y310, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
                 c.len = d + 1;
-                r34(y353, ov354, c);
+                r47(y310, ov311, c);
               }
             }
             break;
           case 25:
-            if (k60 === 'volumeAttributesClassName') {
-              const y125: any = x[k60];
-              const ov126: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'volumeAttributesClassName') {
+              const y74: any = x[k9];
+              const ov75: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeAttributesClassName';
               c.kinds[d] = 0;
-              if (!(typeof y125 === 'string')) H.typeErr(c, c.pathAt(d + 1), y125, 'string');
+              if (!(typeof y74 === 'string')) H.typeErr(c, c.pathAt(d + 1), y74, 'string');
               else {
-                if (typeof y125 !== 'string' || !ok127(y125)) {
+                if (typeof y74 !== 'string' || !ok76(y74)) {
                   c.len = d + 1;
-                  r7(y125, ov126, c);
+                  r8(y74, ov75, c);
                 }
                 c.len = d + 1;
-                r8(y125, ov126, c);
+                r9(y74, ov75, c);
               }
             }
             break;
           case 10:
-            if (k60 === 'volumeMode') {
-              const y128: any = x[k60];
-              const ov129: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'volumeMode') {
+              const y77: any = x[k9];
+              const ov78: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeMode';
               c.kinds[d] = 0;
-              if (!(typeof y128 === 'string')) H.typeErr(c, c.pathAt(d + 1), y128, 'string');
+              if (!(typeof y77 === 'string')) H.typeErr(c, c.pathAt(d + 1), y77, 'string');
               else {
-                if (!(y128 === 'Block' || y128 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y128, k130);
+                if (!(y77 === 'Block' || y77 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y77, k79);
                 if (c.update) {
                   c.len = d + 1;
-                  r9(y128, ov129, c);
+                  r10(y77, ov78, c);
                 }
               }
-            } else if (k60 === 'flexVolume') {
-              const y202: any = x[k60];
-              const ov203: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'flexVolume') {
+              const y157: any = x[k9];
+              const ov158: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'flexVolume';
               c.kinds[d] = 0;
-              if (!(typeof y202 === 'object' && y202 !== null && !Array.isArray(y202)))
-                H.typeErr(c, c.pathAt(d + 1), y202, 'object');
+              if (!(typeof y157 === 'object' && y157 !== null && !Array.isArray(y157)))
+                H.typeErr(c, c.pathAt(d + 1), y157, 'object');
               else {
-                const oo204: any = ov203 !== undefined && H.isObject(ov203) ? ov203 : undefined;
-                for (const k205 in y202) {
-                  switch (k205.length) {
+                const oo159: any = ov158 !== undefined && H.isObject(ov158) ? ov158 : undefined;
+                for (const k160 in y157) {
+                  switch (k160.length) {
                     case 6:
-                      if (k205 === 'driver') {
-                        const y206: any = y202[k205];
-                        if (!(typeof y206 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'driver'), y206, 'string');
-                      } else if (k205 === 'fsType') {
-                        const y207: any = y202[k205];
-                        if (!(typeof y207 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y207, 'string');
+                      if (k160 === 'driver') {
+                        const y161: any = y157[k160];
+                        const ov162: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                        c.segs[d + 1] = 'driver';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y161 === 'string')) H.typeErr(c, c.pathAt(d + 2), y161, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y161)) {
+                            c.len = d + 2;
+                            r27(y161, ov162, c);
+                          }
+                        }
+                      } else if (k160 === 'fsType') {
+                        const y163: any = y157[k160];
+                        if (!(typeof y163 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y163, 'string');
                       }
                       break;
                     case 9:
-                      if (k205 === 'secretRef') {
-                        const y208: any = y202[k205];
-                        if (!(typeof y208 === 'object' && y208 !== null && !Array.isArray(y208)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y208, 'object');
+                      if (k160 === 'secretRef') {
+                        const y164: any = y157[k160];
+                        if (!(typeof y164 === 'object' && y164 !== null && !Array.isArray(y164)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y164, 'object');
                         else {
-                          for (const k209 in y208) {
-                            switch (k209) {
+                          for (const k165 in y164) {
+                            switch (k165) {
                               case 'name': {
-                                const y210: any = y208[k209];
-                                if (!(typeof y210 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y210, 'string');
+                                const y166: any = y164[k165];
+                                if (!(typeof y166 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y166, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y211: any = y208[k209];
-                                if (!(typeof y211 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y211, 'string');
+                                const y167: any = y164[k165];
+                                if (!(typeof y167 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y167, 'string');
                                 break;
                               }
                             }
@@ -1097,206 +1116,222 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 8:
-                      if (k205 === 'readOnly') {
-                        const y212: any = y202[k205];
-                        if (!(typeof y212 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y212, 'boolean');
+                      if (k160 === 'readOnly') {
+                        const y168: any = y157[k160];
+                        if (!(typeof y168 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y168, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k205 === 'options') {
-                        const y213: any = y202[k205];
-                        const ov214: any = oo204 !== undefined && hop.call(oo204, k205) ? oo204[k205] : undefined;
+                      if (k160 === 'options') {
+                        const y169: any = y157[k160];
+                        const ov170: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
                         c.segs[d + 1] = 'options';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y213 === 'object' && y213 !== null && !Array.isArray(y213)))
-                          H.typeErr(c, c.pathAt(d + 2), y213, 'object');
+                        if (!(typeof y169 === 'object' && y169 !== null && !Array.isArray(y169)))
+                          H.typeErr(c, c.pathAt(d + 2), y169, 'object');
                         else {
-                          for (const k215 in y213) {
-                            const y216: any = y213[k215];
-                            if (!(typeof y216 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k215), y216, 'string');
+                          for (const k171 in y169) {
+                            const y172: any = y169[k171];
+                            if (!(typeof y172 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k171), y172, 'string');
                           }
                           c.len = d + 2;
-                          r17(y213, ov214, c);
+                          r28(y169, ov170, c);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y202, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y157, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
               }
-            } else if (k60 === 'volumeById') {
-              const y321: any = x[k60];
-              if (!(typeof y321 === 'object' && y321 !== null && !Array.isArray(y321)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y321, 'object');
+            } else if (k9 === 'volumeById') {
+              const y278: any = x[k9];
+              if (!(typeof y278 === 'object' && y278 !== null && !Array.isArray(y278)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y278, 'object');
               else {
-                for (const k322 in y321) {
-                  switch (k322) {
+                for (const k279 in y278) {
+                  switch (k279) {
                     case 'volumeID': {
-                      const y323: any = y321[k322];
-                      if (!(typeof y323 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y323, 'string');
+                      const y280: any = y278[k279];
+                      if (!(typeof y280 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y280, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y324: any = y321[k322];
-                      if (!(typeof y324 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y324, 'string');
+                      const y281: any = y278[k279];
+                      if (!(typeof y281 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y281, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y325: any = y321[k322];
-                      if (!(typeof y325 === 'boolean'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y325, 'boolean');
+                      const y282: any = y278[k279];
+                      if (!(typeof y282 === 'boolean'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y282, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y321, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
+                if (!hop.call(y278, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
               }
             }
             break;
           case 5:
-            if (k60 === 'local') {
-              const y139: any = x[k60];
-              const ov140: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'local') {
+              const y88: any = x[k9];
+              const ov89: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'local';
               c.kinds[d] = 0;
-              if (!(typeof y139 === 'object' && y139 !== null && !Array.isArray(y139)))
-                H.typeErr(c, c.pathAt(d + 1), y139, 'object');
+              if (!(typeof y88 === 'object' && y88 !== null && !Array.isArray(y88)))
+                H.typeErr(c, c.pathAt(d + 1), y88, 'object');
               else {
-                const oo141: any = ov140 !== undefined && H.isObject(ov140) ? ov140 : undefined;
-                for (const k142 in y139) {
-                  switch (k142) {
+                const oo90: any = ov89 !== undefined && H.isObject(ov89) ? ov89 : undefined;
+                for (const k91 in y88) {
+                  switch (k91) {
                     case 'path': {
-                      const y143: any = y139[k142];
-                      const ov144: any = oo141 !== undefined && hop.call(oo141, k142) ? oo141[k142] : undefined;
+                      const y92: any = y88[k91];
+                      const ov93: any = oo90 !== undefined && hop.call(oo90, k91) ? oo90[k91] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y143 === 'string')) H.typeErr(c, c.pathAt(d + 2), y143, 'string');
+                      if (!(typeof y92 === 'string')) H.typeErr(c, c.pathAt(d + 2), y92, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y92)) {
+                          c.len = d + 2;
+                          r13(y92, ov93, c);
+                        }
                         c.len = d + 2;
-                        r11(y143, ov144, c);
+                        r14(y92, ov93, c);
                       }
                       break;
                     }
                     case 'fsType': {
-                      const y145: any = y139[k142];
-                      if (!(typeof y145 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y145, 'string');
+                      const y94: any = y88[k91];
+                      if (!(typeof y94 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y94, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y139, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y88, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k60 === 'iscsi') {
-              const y217: any = x[k60];
-              const ov218: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'iscsi') {
+              const y173: any = x[k9];
+              const ov174: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'iscsi';
               c.kinds[d] = 0;
-              if (!(typeof y217 === 'object' && y217 !== null && !Array.isArray(y217)))
-                H.typeErr(c, c.pathAt(d + 1), y217, 'object');
+              if (!(typeof y173 === 'object' && y173 !== null && !Array.isArray(y173)))
+                H.typeErr(c, c.pathAt(d + 1), y173, 'object');
               else {
-                const oo219: any = ov218 !== undefined && H.isObject(ov218) ? ov218 : undefined;
-                for (const k220 in y217) {
-                  switch (k220.length) {
+                const oo175: any = ov174 !== undefined && H.isObject(ov174) ? ov174 : undefined;
+                for (const k176 in y173) {
+                  switch (k176.length) {
                     case 12:
-                      if (k220 === 'targetPortal') {
-                        const y221: any = y217[k220];
-                        if (!(typeof y221 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetPortal'), y221, 'string');
+                      if (k176 === 'targetPortal') {
+                        const y177: any = y173[k176];
+                        const ov178: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
+                        c.segs[d + 1] = 'targetPortal';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y177 === 'string')) H.typeErr(c, c.pathAt(d + 2), y177, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y177)) {
+                            c.len = d + 2;
+                            r29(y177, ov178, c);
+                          }
+                        }
                       }
                       break;
                     case 3:
-                      if (k220 === 'iqn') {
-                        const y222: any = y217[k220];
-                        const ov223: any = oo219 !== undefined && hop.call(oo219, k220) ? oo219[k220] : undefined;
+                      if (k176 === 'iqn') {
+                        const y179: any = y173[k176];
+                        const ov180: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
                         c.segs[d + 1] = 'iqn';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y222 === 'string')) H.typeErr(c, c.pathAt(d + 2), y222, 'string');
+                        if (!(typeof y179 === 'string')) H.typeErr(c, c.pathAt(d + 2), y179, 'string');
                         else {
+                          if (!H.surelyNonEmpty(y179)) {
+                            c.len = d + 2;
+                            r30(y179, ov180, c);
+                          }
                           c.len = d + 2;
-                          r18(y222, ov223, c);
+                          r31(y179, ov180, c);
                         }
-                      } else if (k220 === 'lun') {
-                        const y224: any = y217[k220];
-                        const ov225: any = oo219 !== undefined && hop.call(oo219, k220) ? oo219[k220] : undefined;
+                      } else if (k176 === 'lun') {
+                        const y181: any = y173[k176];
+                        const ov182: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y224 === 'number' && Number.isInteger(y224)))
-                          H.typeErr(c, c.pathAt(d + 2), y224, 'integer');
+                        if (!(typeof y181 === 'number' && Number.isInteger(y181)))
+                          H.typeErr(c, c.pathAt(d + 2), y181, 'integer');
                         else {
-                          if (!nf226(y224)) H.numFormat(c, c.pathAt(d + 2), y224, k227);
+                          if (!nf183(y181)) H.numFormat(c, c.pathAt(d + 2), y181, k184);
                           c.len = d + 2;
-                          r19(y224, ov225, c);
+                          r32(y181, ov182, c);
                         }
                       }
                       break;
                     case 14:
-                      if (k220 === 'iscsiInterface') {
-                        const y228: any = y217[k220];
-                        if (!(typeof y228 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y228, 'string');
+                      if (k176 === 'iscsiInterface') {
+                        const y185: any = y173[k176];
+                        if (!(typeof y185 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y185, 'string');
                       }
                       break;
                     case 6:
-                      if (k220 === 'fsType') {
-                        const y229: any = y217[k220];
-                        if (!(typeof y229 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y229, 'string');
+                      if (k176 === 'fsType') {
+                        const y186: any = y173[k176];
+                        if (!(typeof y186 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y186, 'string');
                       }
                       break;
                     case 8:
-                      if (k220 === 'readOnly') {
-                        const y230: any = y217[k220];
-                        if (!(typeof y230 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y230, 'boolean');
+                      if (k176 === 'readOnly') {
+                        const y187: any = y173[k176];
+                        if (!(typeof y187 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y187, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k220 === 'portals') {
-                        const y231: any = y217[k220];
-                        if (!Array.isArray(y231)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y231, 'array');
+                      if (k176 === 'portals') {
+                        const y188: any = y173[k176];
+                        if (!Array.isArray(y188)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y188, 'array');
                         else {
-                          for (let i232 = 0; i232 < y231.length; i232++) {
-                            const y233: any = y231[i232];
-                            if (!(typeof y233 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i232), y233, 'string');
+                          for (let i189 = 0; i189 < y188.length; i189++) {
+                            const y190: any = y188[i189];
+                            if (!(typeof y190 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i189), y190, 'string');
                           }
                         }
                       }
                       break;
                     case 17:
-                      if (k220 === 'chapAuthDiscovery') {
-                        const y234: any = y217[k220];
-                        if (!(typeof y234 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y234, 'boolean');
+                      if (k176 === 'chapAuthDiscovery') {
+                        const y191: any = y173[k176];
+                        if (!(typeof y191 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y191, 'boolean');
                       }
                       break;
                     case 15:
-                      if (k220 === 'chapAuthSession') {
-                        const y235: any = y217[k220];
-                        if (!(typeof y235 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y235, 'boolean');
+                      if (k176 === 'chapAuthSession') {
+                        const y192: any = y173[k176];
+                        if (!(typeof y192 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y192, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k220 === 'secretRef') {
-                        const y236: any = y217[k220];
-                        if (!(typeof y236 === 'object' && y236 !== null && !Array.isArray(y236)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y236, 'object');
+                      if (k176 === 'secretRef') {
+                        const y193: any = y173[k176];
+                        if (!(typeof y193 === 'object' && y193 !== null && !Array.isArray(y193)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y193, 'object');
                         else {
-                          for (const k237 in y236) {
-                            switch (k237) {
+                          for (const k194 in y193) {
+                            switch (k194) {
                               case 'name': {
-                                const y238: any = y236[k237];
-                                if (!(typeof y238 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y238, 'string');
+                                const y195: any = y193[k194];
+                                if (!(typeof y195 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y195, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y239: any = y236[k237];
-                                if (!(typeof y239 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y239, 'string');
+                                const y196: any = y193[k194];
+                                if (!(typeof y196 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y196, 'string');
                                 break;
                               }
                             }
@@ -1305,181 +1340,193 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 13:
-                      if (k220 === 'initiatorName') {
-                        const y240: any = y217[k220];
-                        if (!(typeof y240 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y240, 'string');
+                      if (k176 === 'initiatorName') {
+                        const y197: any = y173[k176];
+                        if (!(typeof y197 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y197, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y217, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
-                if (!hop.call(y217, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
-                if (!hop.call(y217, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
+                if (!hop.call(y173, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
+                if (!hop.call(y173, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
+                if (!hop.call(y173, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
                 c.len = d + 1;
-                r20(y217, ov218, c);
+                r33(y173, ov174, c);
               }
             }
             break;
           case 3:
-            if (k60 === 'nfs') {
-              const y146: any = x[k60];
-              const ov147: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'nfs') {
+              const y95: any = x[k9];
+              const ov96: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'nfs';
               c.kinds[d] = 0;
-              if (!(typeof y146 === 'object' && y146 !== null && !Array.isArray(y146)))
-                H.typeErr(c, c.pathAt(d + 1), y146, 'object');
+              if (!(typeof y95 === 'object' && y95 !== null && !Array.isArray(y95)))
+                H.typeErr(c, c.pathAt(d + 1), y95, 'object');
               else {
-                const oo148: any = ov147 !== undefined && H.isObject(ov147) ? ov147 : undefined;
-                for (const k149 in y146) {
-                  switch (k149) {
+                const oo97: any = ov96 !== undefined && H.isObject(ov96) ? ov96 : undefined;
+                for (const k98 in y95) {
+                  switch (k98) {
                     case 'server': {
-                      const y150: any = y146[k149];
-                      if (!(typeof y150 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'server'), y150, 'string');
+                      const y99: any = y95[k98];
+                      const ov100: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                      c.segs[d + 1] = 'server';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y99 === 'string')) H.typeErr(c, c.pathAt(d + 2), y99, 'string');
+                      else {
+                        if (!H.surelyNonEmpty(y99)) {
+                          c.len = d + 2;
+                          r15(y99, ov100, c);
+                        }
+                      }
                       break;
                     }
                     case 'path': {
-                      const y151: any = y146[k149];
-                      const ov152: any = oo148 !== undefined && hop.call(oo148, k149) ? oo148[k149] : undefined;
+                      const y101: any = y95[k98];
+                      const ov102: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y151 === 'string')) H.typeErr(c, c.pathAt(d + 2), y151, 'string');
+                      if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 2), y101, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y101)) {
+                          c.len = d + 2;
+                          r16(y101, ov102, c);
+                        }
                         c.len = d + 2;
-                        r12(y151, ov152, c);
+                        r17(y101, ov102, c);
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y153: any = y146[k149];
-                      if (!(typeof y153 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y153, 'boolean');
+                      const y103: any = y95[k98];
+                      if (!(typeof y103 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y103, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y146, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
-                if (!hop.call(y146, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y95, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
+                if (!hop.call(y95, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k60 === 'csi') {
-              const y154: any = x[k60];
-              const ov155: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'csi') {
+              const y104: any = x[k9];
+              const ov105: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'csi';
               c.kinds[d] = 0;
-              if (!(typeof y154 === 'object' && y154 !== null && !Array.isArray(y154)))
-                H.typeErr(c, c.pathAt(d + 1), y154, 'object');
+              if (!(typeof y104 === 'object' && y104 !== null && !Array.isArray(y104)))
+                H.typeErr(c, c.pathAt(d + 1), y104, 'object');
               else {
-                const oo156: any = ov155 !== undefined && H.isObject(ov155) ? ov155 : undefined;
-                for (const k157 in y154) {
-                  switch (k157.length) {
+                const oo106: any = ov105 !== undefined && H.isObject(ov105) ? ov105 : undefined;
+                for (const k107 in y104) {
+                  switch (k107.length) {
                     case 6:
-                      if (k157 === 'driver') {
-                        const y158: any = y154[k157];
-                        const ov159: any = oo156 !== undefined && hop.call(oo156, k157) ? oo156[k157] : undefined;
+                      if (k107 === 'driver') {
+                        const y108: any = y104[k107];
+                        const ov109: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y158 === 'string')) H.typeErr(c, c.pathAt(d + 2), y158, 'string');
+                        if (!(typeof y108 === 'string')) H.typeErr(c, c.pathAt(d + 2), y108, 'string');
                         else {
-                          if (y158.length > 63 && H.runeCount(y158) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (y108.length > 63 && H.runeCount(y108) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (!H.surelyNonEmpty(y108)) {
+                            c.len = d + 2;
+                            r18(y108, ov109, c);
+                          }
                           c.len = d + 2;
-                          r13(y158, ov159, c);
+                          r19(y108, ov109, c);
                         }
-                      } else if (k157 === 'fsType') {
-                        const y162: any = y154[k157];
-                        if (!(typeof y162 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y162, 'string');
+                      } else if (k107 === 'fsType') {
+                        const y113: any = y104[k107];
+                        if (!(typeof y113 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y113, 'string');
                       }
                       break;
                     case 12:
-                      if (k157 === 'volumeHandle') {
-                        const y160: any = y154[k157];
-                        if (!(typeof y160 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeHandle'), y160, 'string');
+                      if (k107 === 'volumeHandle') {
+                        const y110: any = y104[k107];
+                        const ov111: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                        c.segs[d + 1] = 'volumeHandle';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y110 === 'string')) H.typeErr(c, c.pathAt(d + 2), y110, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y110)) {
+                            c.len = d + 2;
+                            r20(y110, ov111, c);
+                          }
+                        }
                       }
                       break;
                     case 8:
-                      if (k157 === 'readOnly') {
-                        const y161: any = y154[k157];
-                        if (!(typeof y161 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y161, 'boolean');
+                      if (k107 === 'readOnly') {
+                        const y112: any = y104[k107];
+                        if (!(typeof y112 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y112, 'boolean');
                       }
                       break;
                     case 16:
-                      if (k157 === 'volumeAttributes') {
-                        const y163: any = y154[k157];
-                        if (!(typeof y163 === 'object' && y163 !== null && !Array.isArray(y163)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y163, 'object');
+                      if (k107 === 'volumeAttributes') {
+                        const y114: any = y104[k107];
+                        if (!(typeof y114 === 'object' && y114 !== null && !Array.isArray(y114)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y114, 'object');
                         else {
-                          for (const k164 in y163) {
-                            const y165: any = y163[k164];
-                            if (!(typeof y165 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k164), y165, 'string');
+                          for (const k115 in y114) {
+                            const y116: any = y114[k115];
+                            if (!(typeof y116 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k115), y116, 'string');
                           }
                         }
                       }
                       break;
                     case 26:
-                      if (k157 === 'controllerPublishSecretRef') {
-                        const y166: any = y154[k157];
-                        if (!(typeof y166 === 'object' && y166 !== null && !Array.isArray(y166)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), y166, 'object');
+                      if (k107 === 'controllerPublishSecretRef') {
+                        const y117: any = y104[k107];
+                        const ov118: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                        c.segs[d + 1] = 'controllerPublishSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y117 === 'object' && y117 !== null && !Array.isArray(y117)))
+                          H.typeErr(c, c.pathAt(d + 2), y117, 'object');
                         else {
-                          for (const k167 in y166) {
-                            switch (k167) {
+                          for (const k119 in y117) {
+                            switch (k119) {
                               case 'name': {
-                                const y168: any = y166[k167];
-                                if (!(typeof y168 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), 'name'),
-                                    y168,
-                                    'string',
-                                  );
+                                const y120: any = y117[k119];
+                                if (!(typeof y120 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y120, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y169: any = y166[k167];
-                                if (!(typeof y169 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), 'namespace'),
-                                    y169,
-                                    'string',
-                                  );
+                                const y121: any = y117[k119];
+                                if (!(typeof y121 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y121, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r21(y117, ov118, c);
                       }
                       break;
                     case 18:
-                      if (k157 === 'nodeStageSecretRef') {
-                        const y170: any = y154[k157];
-                        if (!(typeof y170 === 'object' && y170 !== null && !Array.isArray(y170)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), y170, 'object');
+                      if (k107 === 'nodeStageSecretRef') {
+                        const y122: any = y104[k107];
+                        c.segs[d + 1] = 'nodeStageSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y122 === 'object' && y122 !== null && !Array.isArray(y122)))
+                          H.typeErr(c, c.pathAt(d + 2), y122, 'object');
                         else {
-                          for (const k171 in y170) {
-                            switch (k171) {
+                          for (const k123 in y122) {
+                            switch (k123) {
                               case 'name': {
-                                const y172: any = y170[k171];
-                                if (!(typeof y172 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), 'name'),
-                                    y172,
-                                    'string',
-                                  );
+                                const y124: any = y122[k123];
+                                if (!(typeof y124 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y124, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y173: any = y170[k171];
-                                if (!(typeof y173 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), 'namespace'),
-                                    y173,
-                                    'string',
-                                  );
+                                const y125: any = y122[k123];
+                                if (!(typeof y125 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y125, 'string');
                                 break;
                               }
                             }
@@ -1488,181 +1535,164 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 20:
-                      if (k157 === 'nodePublishSecretRef') {
-                        const y174: any = y154[k157];
-                        if (!(typeof y174 === 'object' && y174 !== null && !Array.isArray(y174)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), y174, 'object');
+                      if (k107 === 'nodePublishSecretRef') {
+                        const y126: any = y104[k107];
+                        const ov127: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                        c.segs[d + 1] = 'nodePublishSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y126 === 'object' && y126 !== null && !Array.isArray(y126)))
+                          H.typeErr(c, c.pathAt(d + 2), y126, 'object');
                         else {
-                          for (const k175 in y174) {
-                            switch (k175) {
+                          for (const k128 in y126) {
+                            switch (k128) {
                               case 'name': {
-                                const y176: any = y174[k175];
-                                if (!(typeof y176 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), 'name'),
-                                    y176,
-                                    'string',
-                                  );
+                                const y129: any = y126[k128];
+                                if (!(typeof y129 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y129, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y177: any = y174[k175];
-                                if (!(typeof y177 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), 'namespace'),
-                                    y177,
-                                    'string',
-                                  );
+                                const y130: any = y126[k128];
+                                if (!(typeof y130 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y130, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r22(y126, ov127, c);
                       }
                       break;
                     case 25:
-                      if (k157 === 'controllerExpandSecretRef') {
-                        const y178: any = y154[k157];
-                        if (!(typeof y178 === 'object' && y178 !== null && !Array.isArray(y178)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), y178, 'object');
+                      if (k107 === 'controllerExpandSecretRef') {
+                        const y131: any = y104[k107];
+                        const ov132: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                        c.segs[d + 1] = 'controllerExpandSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y131 === 'object' && y131 !== null && !Array.isArray(y131)))
+                          H.typeErr(c, c.pathAt(d + 2), y131, 'object');
                         else {
-                          for (const k179 in y178) {
-                            switch (k179) {
+                          for (const k133 in y131) {
+                            switch (k133) {
                               case 'name': {
-                                const y180: any = y178[k179];
-                                if (!(typeof y180 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), 'name'),
-                                    y180,
-                                    'string',
-                                  );
+                                const y134: any = y131[k133];
+                                if (!(typeof y134 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y134, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y181: any = y178[k179];
-                                if (!(typeof y181 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), 'namespace'),
-                                    y181,
-                                    'string',
-                                  );
+                                const y135: any = y131[k133];
+                                if (!(typeof y135 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y135, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r23(y131, ov132, c);
                       }
                       break;
                     case 19:
-                      if (k157 === 'nodeExpandSecretRef') {
-                        const y182: any = y154[k157];
-                        if (!(typeof y182 === 'object' && y182 !== null && !Array.isArray(y182)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), y182, 'object');
+                      if (k107 === 'nodeExpandSecretRef') {
+                        const y136: any = y104[k107];
+                        const ov137: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                        c.segs[d + 1] = 'nodeExpandSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y136 === 'object' && y136 !== null && !Array.isArray(y136)))
+                          H.typeErr(c, c.pathAt(d + 2), y136, 'object');
                         else {
-                          for (const k183 in y182) {
-                            switch (k183) {
+                          for (const k138 in y136) {
+                            switch (k138) {
                               case 'name': {
-                                const y184: any = y182[k183];
-                                if (!(typeof y184 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), 'name'),
-                                    y184,
-                                    'string',
-                                  );
+                                const y139: any = y136[k138];
+                                if (!(typeof y139 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y139, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y185: any = y182[k183];
-                                if (!(typeof y185 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), 'namespace'),
-                                    y185,
-                                    'string',
-                                  );
+                                const y140: any = y136[k138];
+                                if (!(typeof y140 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y140, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r24(y136, ov137, c);
                       }
                       break;
                   }
                 }
-                if (!hop.call(y154, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
-                if (!hop.call(y154, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
-                c.len = d + 1;
-                r14(y154, ov155, c);
+                if (!hop.call(y104, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y104, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
               }
             }
             break;
           case 2:
-            if (k60 === 'fc') {
-              const y186: any = x[k60];
-              const ov187: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'fc') {
+              const y141: any = x[k9];
+              const ov142: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'fc';
               c.kinds[d] = 0;
-              if (!(typeof y186 === 'object' && y186 !== null && !Array.isArray(y186)))
-                H.typeErr(c, c.pathAt(d + 1), y186, 'object');
+              if (!(typeof y141 === 'object' && y141 !== null && !Array.isArray(y141)))
+                H.typeErr(c, c.pathAt(d + 1), y141, 'object');
               else {
-                const oo188: any = ov187 !== undefined && H.isObject(ov187) ? ov187 : undefined;
-                for (const k189 in y186) {
-                  switch (k189.length) {
+                const oo143: any = ov142 !== undefined && H.isObject(ov142) ? ov142 : undefined;
+                for (const k144 in y141) {
+                  switch (k144.length) {
                     case 10:
-                      if (k189 === 'targetWWNs') {
-                        const y190: any = y186[k189];
-                        if (!Array.isArray(y190)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y190, 'array');
+                      if (k144 === 'targetWWNs') {
+                        const y145: any = y141[k144];
+                        if (!Array.isArray(y145)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y145, 'array');
                         else {
-                          for (let i191 = 0; i191 < y190.length; i191++) {
-                            const y192: any = y190[i191];
-                            if (!(typeof y192 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i191), y192, 'string');
+                          for (let i146 = 0; i146 < y145.length; i146++) {
+                            const y147: any = y145[i146];
+                            if (!(typeof y147 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i146), y147, 'string');
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k189 === 'lun') {
-                        const y193: any = y186[k189];
-                        const ov194: any = oo188 !== undefined && hop.call(oo188, k189) ? oo188[k189] : undefined;
+                      if (k144 === 'lun') {
+                        const y148: any = y141[k144];
+                        const ov149: any = oo143 !== undefined && hop.call(oo143, k144) ? oo143[k144] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y193 === 'number' && Number.isInteger(y193)))
-                          H.typeErr(c, c.pathAt(d + 2), y193, 'integer');
+                        if (!(typeof y148 === 'number' && Number.isInteger(y148)))
+                          H.typeErr(c, c.pathAt(d + 2), y148, 'integer');
                         else {
-                          if (!nf195(y193)) H.numFormat(c, c.pathAt(d + 2), y193, k196);
+                          if (!nf150(y148)) H.numFormat(c, c.pathAt(d + 2), y148, k151);
                           c.len = d + 2;
-                          r15(y193, ov194, c);
+                          r25(y148, ov149, c);
                         }
                       }
                       break;
                     case 6:
-                      if (k189 === 'fsType') {
-                        const y197: any = y186[k189];
-                        if (!(typeof y197 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y197, 'string');
+                      if (k144 === 'fsType') {
+                        const y152: any = y141[k144];
+                        if (!(typeof y152 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y152, 'string');
                       }
                       break;
                     case 8:
-                      if (k189 === 'readOnly') {
-                        const y198: any = y186[k189];
-                        if (!(typeof y198 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y198, 'boolean');
+                      if (k144 === 'readOnly') {
+                        const y153: any = y141[k144];
+                        if (!(typeof y153 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y153, 'boolean');
                       }
                       break;
                     case 5:
-                      if (k189 === 'wwids') {
-                        const y199: any = y186[k189];
-                        if (!Array.isArray(y199)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y199, 'array');
+                      if (k144 === 'wwids') {
+                        const y154: any = y141[k144];
+                        if (!Array.isArray(y154)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y154, 'array');
                         else {
-                          for (let i200 = 0; i200 < y199.length; i200++) {
-                            const y201: any = y199[i200];
-                            if (!(typeof y201 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i200), y201, 'string');
+                          for (let i155 = 0; i155 < y154.length; i155++) {
+                            const y156: any = y154[i155];
+                            if (!(typeof y156 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i155), y156, 'string');
                           }
                         }
                       }
@@ -1670,135 +1700,139 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                   }
                 }
                 c.len = d + 1;
-                r16(y186, ov187, c);
+                r26(y141, ov142, c);
               }
             }
             break;
           case 9:
-            if (k60 === 'fileShare') {
-              const y263: any = x[k60];
-              const ov264: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'fileShare') {
+              const y220: any = x[k9];
+              const ov221: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'fileShare';
               c.kinds[d] = 0;
-              if (!(typeof y263 === 'object' && y263 !== null && !Array.isArray(y263)))
-                H.typeErr(c, c.pathAt(d + 1), y263, 'object');
+              if (!(typeof y220 === 'object' && y220 !== null && !Array.isArray(y220)))
+                H.typeErr(c, c.pathAt(d + 1), y220, 'object');
               else {
-                const oo265: any = ov264 !== undefined && H.isObject(ov264) ? ov264 : undefined;
-                for (const k266 in y263) {
-                  switch (k266) {
+                const oo222: any = ov221 !== undefined && H.isObject(ov221) ? ov221 : undefined;
+                for (const k223 in y220) {
+                  switch (k223) {
                     case 'secretName': {
-                      const y267: any = y263[k266];
-                      if (!(typeof y267 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y267, 'string');
+                      const y224: any = y220[k223];
+                      if (!(typeof y224 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y224, 'string');
                       break;
                     }
                     case 'shareName': {
-                      const y268: any = y263[k266];
-                      if (!(typeof y268 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y268, 'string');
+                      const y225: any = y220[k223];
+                      if (!(typeof y225 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y225, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y269: any = y263[k266];
-                      if (!(typeof y269 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y269, 'boolean');
+                      const y226: any = y220[k223];
+                      if (!(typeof y226 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y226, 'boolean');
                       break;
                     }
                     case 'secretNamespace': {
-                      const y270: any = y263[k266];
-                      const ov271: any = oo265 !== undefined && hop.call(oo265, k266) ? oo265[k266] : undefined;
+                      const y227: any = y220[k223];
+                      const ov228: any = oo222 !== undefined && hop.call(oo222, k223) ? oo222[k223] : undefined;
                       c.segs[d + 1] = 'secretNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y270 === 'string')) H.typeErr(c, c.pathAt(d + 2), y270, 'string');
+                      if (!(typeof y227 === 'string')) H.typeErr(c, c.pathAt(d + 2), y227, 'string');
                       else {
-                        c.len = d + 2;
-                        r23(y270, ov271, c);
+                        if (!H.surelyNonEmpty(y227)) {
+                          c.len = d + 2;
+                          r36(y227, ov228, c);
+                        }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y263, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
-                if (!hop.call(y263, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
-                if (!hop.call(y263, 'secretNamespace')) {
+                if (!hop.call(y220, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
+                if (!hop.call(y220, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
+                if (!hop.call(y220, 'secretNamespace')) {
                   c.segs[d + 1] = 'secretNamespace';
                   c.kinds[d + 1] = 0;
-                  const ov272: any =
-                    ov264 !== undefined && H.isObject(ov264) && hop.call(ov264, 'secretNamespace')
-                      ? ov264['secretNamespace']
+                  const ov229: any =
+                    ov221 !== undefined && H.isObject(ov221) && hop.call(ov221, 'secretNamespace')
+                      ? ov221['secretNamespace']
                       : undefined;
                   c.len = d + 2;
-                  r23(undefined, ov272, c);
+                  r36(undefined, ov229, c);
                 }
               }
             }
             break;
           case 21:
-            if (k60 === 'distributedFilesystem') {
-              const y273: any = x[k60];
-              const ov274: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'distributedFilesystem') {
+              const y230: any = x[k9];
+              const ov231: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'distributedFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y273 === 'object' && y273 !== null && !Array.isArray(y273)))
-                H.typeErr(c, c.pathAt(d + 1), y273, 'object');
+              if (!(typeof y230 === 'object' && y230 !== null && !Array.isArray(y230)))
+                H.typeErr(c, c.pathAt(d + 1), y230, 'object');
               else {
-                const oo275: any = ov274 !== undefined && H.isObject(ov274) ? ov274 : undefined;
-                for (const k276 in y273) {
-                  switch (k276.length) {
+                const oo232: any = ov231 !== undefined && H.isObject(ov231) ? ov231 : undefined;
+                for (const k233 in y230) {
+                  switch (k233.length) {
                     case 8:
-                      if (k276 === 'monitors') {
-                        const y277: any = y273[k276];
-                        const ov278: any = oo275 !== undefined && hop.call(oo275, k276) ? oo275[k276] : undefined;
+                      if (k233 === 'monitors') {
+                        const y234: any = y230[k233];
+                        const ov235: any = oo232 !== undefined && hop.call(oo232, k233) ? oo232[k233] : undefined;
                         c.segs[d + 1] = 'monitors';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y277)) H.typeErr(c, c.pathAt(d + 2), y277, 'array');
+                        if (!Array.isArray(y234)) H.typeErr(c, c.pathAt(d + 2), y234, 'array');
                         else {
-                          for (let i279 = 0; i279 < y277.length; i279++) {
-                            const y280: any = y277[i279];
-                            if (!(typeof y280 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i279), y280, 'string');
+                          for (let i236 = 0; i236 < y234.length; i236++) {
+                            const y237: any = y234[i236];
+                            if (!(typeof y237 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i236), y237, 'string');
                           }
-                          c.len = d + 2;
-                          r24(y277, ov278, c);
+                          if (!H.surelyNonEmpty(y234)) {
+                            c.len = d + 2;
+                            r37(y234, ov235, c);
+                          }
                         }
-                      } else if (k276 === 'readOnly') {
-                        const y288: any = y273[k276];
-                        if (!(typeof y288 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y288, 'boolean');
+                      } else if (k233 === 'readOnly') {
+                        const y245: any = y230[k233];
+                        if (!(typeof y245 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y245, 'boolean');
                       }
                       break;
                     case 4:
-                      if (k276 === 'path') {
-                        const y281: any = y273[k276];
-                        if (!(typeof y281 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y281, 'string');
-                      } else if (k276 === 'user') {
-                        const y282: any = y273[k276];
-                        if (!(typeof y282 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y282, 'string');
+                      if (k233 === 'path') {
+                        const y238: any = y230[k233];
+                        if (!(typeof y238 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y238, 'string');
+                      } else if (k233 === 'user') {
+                        const y239: any = y230[k233];
+                        if (!(typeof y239 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y239, 'string');
                       }
                       break;
                     case 10:
-                      if (k276 === 'secretFile') {
-                        const y283: any = y273[k276];
-                        if (!(typeof y283 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y283, 'string');
+                      if (k233 === 'secretFile') {
+                        const y240: any = y230[k233];
+                        if (!(typeof y240 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y240, 'string');
                       }
                       break;
                     case 9:
-                      if (k276 === 'secretRef') {
-                        const y284: any = y273[k276];
-                        if (!(typeof y284 === 'object' && y284 !== null && !Array.isArray(y284)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y284, 'object');
+                      if (k233 === 'secretRef') {
+                        const y241: any = y230[k233];
+                        if (!(typeof y241 === 'object' && y241 !== null && !Array.isArray(y241)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y241, 'object');
                         else {
-                          for (const k285 in y284) {
-                            switch (k285) {
+                          for (const k242 in y241) {
+                            switch (k242) {
                               case 'name': {
-                                const y286: any = y284[k285];
-                                if (!(typeof y286 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y286, 'string');
+                                const y243: any = y241[k242];
+                                if (!(typeof y243 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y243, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y287: any = y284[k285];
-                                if (!(typeof y287 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y287, 'string');
+                                const y244: any = y241[k242];
+                                if (!(typeof y244 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y244, 'string');
                                 break;
                               }
                             }
@@ -1808,63 +1842,63 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       break;
                   }
                 }
-                if (!hop.call(y273, 'monitors')) {
+                if (!hop.call(y230, 'monitors')) {
                   c.segs[d + 1] = 'monitors';
                   c.kinds[d + 1] = 0;
-                  const ov289: any =
-                    ov274 !== undefined && H.isObject(ov274) && hop.call(ov274, 'monitors')
-                      ? ov274['monitors']
+                  const ov246: any =
+                    ov231 !== undefined && H.isObject(ov231) && hop.call(ov231, 'monitors')
+                      ? ov231['monitors']
                       : undefined;
                   c.len = d + 2;
-                  r24(undefined, ov289, c);
+                  r37(undefined, ov246, c);
                 }
               }
             }
             break;
           case 13:
-            if (k60 === 'volumeService') {
-              const y290: any = x[k60];
-              const ov291: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'volumeService') {
+              const y247: any = x[k9];
+              const ov248: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeService';
               c.kinds[d] = 0;
-              if (!(typeof y290 === 'object' && y290 !== null && !Array.isArray(y290)))
-                H.typeErr(c, c.pathAt(d + 1), y290, 'object');
+              if (!(typeof y247 === 'object' && y247 !== null && !Array.isArray(y247)))
+                H.typeErr(c, c.pathAt(d + 1), y247, 'object');
               else {
-                for (const k292 in y290) {
-                  switch (k292) {
+                for (const k249 in y247) {
+                  switch (k249) {
                     case 'volumeID': {
-                      const y293: any = y290[k292];
-                      if (!(typeof y293 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y293, 'string');
+                      const y250: any = y247[k249];
+                      if (!(typeof y250 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y250, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y294: any = y290[k292];
-                      if (!(typeof y294 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y294, 'string');
+                      const y251: any = y247[k249];
+                      if (!(typeof y251 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y251, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y295: any = y290[k292];
-                      if (!(typeof y295 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y295, 'boolean');
+                      const y252: any = y247[k249];
+                      if (!(typeof y252 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y252, 'boolean');
                       break;
                     }
                     case 'secretRef': {
-                      const y296: any = y290[k292];
-                      if (!(typeof y296 === 'object' && y296 !== null && !Array.isArray(y296)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y296, 'object');
+                      const y253: any = y247[k249];
+                      if (!(typeof y253 === 'object' && y253 !== null && !Array.isArray(y253)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y253, 'object');
                       else {
-                        for (const k297 in y296) {
-                          switch (k297) {
+                        for (const k254 in y253) {
+                          switch (k254) {
                             case 'name': {
-                              const y298: any = y296[k297];
-                              if (!(typeof y298 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y298, 'string');
+                              const y255: any = y253[k254];
+                              if (!(typeof y255 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y255, 'string');
                               break;
                             }
                             case 'namespace': {
-                              const y299: any = y296[k297];
-                              if (!(typeof y299 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y299, 'string');
+                              const y256: any = y253[k254];
+                              if (!(typeof y256 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y256, 'string');
                               break;
                             }
                           }
@@ -1874,176 +1908,176 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                     }
                   }
                 }
-                if (!hop.call(y290, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y247, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
                 c.len = d + 1;
-                r25(y290, ov291, c);
+                r38(y247, ov248, c);
               }
-            } else if (k60 === 'datasetVolume') {
-              const y300: any = x[k60];
-              const ov301: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'datasetVolume') {
+              const y257: any = x[k9];
+              const ov258: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'datasetVolume';
               c.kinds[d] = 0;
-              if (!(typeof y300 === 'object' && y300 !== null && !Array.isArray(y300)))
-                H.typeErr(c, c.pathAt(d + 1), y300, 'object');
+              if (!(typeof y257 === 'object' && y257 !== null && !Array.isArray(y257)))
+                H.typeErr(c, c.pathAt(d + 1), y257, 'object');
               else {
-                const oo302: any = ov301 !== undefined && H.isObject(ov301) ? ov301 : undefined;
-                for (const k303 in y300) {
-                  switch (k303) {
+                const oo259: any = ov258 !== undefined && H.isObject(ov258) ? ov258 : undefined;
+                for (const k260 in y257) {
+                  switch (k260) {
                     case 'datasetName': {
-                      const y304: any = y300[k303];
-                      const ov305: any = oo302 !== undefined && hop.call(oo302, k303) ? oo302[k303] : undefined;
+                      const y261: any = y257[k260];
+                      const ov262: any = oo259 !== undefined && hop.call(oo259, k260) ? oo259[k260] : undefined;
                       c.segs[d + 1] = 'datasetName';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y304 === 'string')) H.typeErr(c, c.pathAt(d + 2), y304, 'string');
+                      if (!(typeof y261 === 'string')) H.typeErr(c, c.pathAt(d + 2), y261, 'string');
                       else {
                         c.len = d + 2;
-                        r26(y304, ov305, c);
+                        r39(y261, ov262, c);
                       }
                       break;
                     }
                     case 'datasetUUID': {
-                      const y306: any = y300[k303];
-                      if (!(typeof y306 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y306, 'string');
+                      const y263: any = y257[k260];
+                      if (!(typeof y263 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y263, 'string');
                       break;
                     }
                   }
                 }
                 c.len = d + 1;
-                r27(y300, ov301, c);
+                r40(y257, ov258, c);
               }
             }
             break;
           case 18:
-            if (k60 === 'scaleOutFilesystem') {
-              const y307: any = x[k60];
-              const ov308: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            if (k9 === 'scaleOutFilesystem') {
+              const y264: any = x[k9];
+              const ov265: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'scaleOutFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y307 === 'object' && y307 !== null && !Array.isArray(y307)))
-                H.typeErr(c, c.pathAt(d + 1), y307, 'object');
+              if (!(typeof y264 === 'object' && y264 !== null && !Array.isArray(y264)))
+                H.typeErr(c, c.pathAt(d + 1), y264, 'object');
               else {
-                const oo309: any = ov308 !== undefined && H.isObject(ov308) ? ov308 : undefined;
-                for (const k310 in y307) {
-                  switch (k310) {
+                const oo266: any = ov265 !== undefined && H.isObject(ov265) ? ov265 : undefined;
+                for (const k267 in y264) {
+                  switch (k267) {
                     case 'endpoints': {
-                      const y311: any = y307[k310];
-                      if (!(typeof y311 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y311, 'string');
+                      const y268: any = y264[k267];
+                      if (!(typeof y268 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y268, 'string');
                       break;
                     }
                     case 'path': {
-                      const y312: any = y307[k310];
-                      if (!(typeof y312 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y312, 'string');
+                      const y269: any = y264[k267];
+                      if (!(typeof y269 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y269, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y313: any = y307[k310];
-                      if (!(typeof y313 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y313, 'boolean');
+                      const y270: any = y264[k267];
+                      if (!(typeof y270 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y270, 'boolean');
                       break;
                     }
                     case 'endpointsNamespace': {
-                      const y314: any = y307[k310];
-                      const ov315: any = oo309 !== undefined && hop.call(oo309, k310) ? oo309[k310] : undefined;
+                      const y271: any = y264[k267];
+                      const ov272: any = oo266 !== undefined && hop.call(oo266, k267) ? oo266[k267] : undefined;
                       c.segs[d + 1] = 'endpointsNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y314 === 'string')) H.typeErr(c, c.pathAt(d + 2), y314, 'string');
+                      if (!(typeof y271 === 'string')) H.typeErr(c, c.pathAt(d + 2), y271, 'string');
                       else {
-                        if (typeof y314 !== 'string' || !ok316(y314)) {
+                        if (typeof y271 !== 'string' || !ok273(y271)) {
                           c.len = d + 2;
-                          r28(y314, ov315, c);
+                          r41(y271, ov272, c);
                         }
                         c.len = d + 2;
-                        r29(y314, ov315, c);
+                        r42(y271, ov272, c);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y307, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
-                if (!hop.call(y307, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y264, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
+                if (!hop.call(y264, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             }
             break;
           case 14:
-            if (k60 === 'persistentDisk') {
-              const y317: any = x[k60];
-              if (!(typeof y317 === 'object' && y317 !== null && !Array.isArray(y317)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y317, 'object');
+            if (k9 === 'persistentDisk') {
+              const y274: any = x[k9];
+              if (!(typeof y274 === 'object' && y274 !== null && !Array.isArray(y274)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y274, 'object');
               else {
-                for (const k318 in y317) {
-                  switch (k318) {
+                for (const k275 in y274) {
+                  switch (k275) {
                     case 'pdID': {
-                      const y319: any = y317[k318];
-                      if (!(typeof y319 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y319, 'string');
+                      const y276: any = y274[k275];
+                      if (!(typeof y276 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y276, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y320: any = y317[k318];
-                      if (!(typeof y320 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y320, 'string');
+                      const y277: any = y274[k275];
+                      if (!(typeof y277 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y277, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y317, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
+                if (!hop.call(y274, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
               }
-            } else if (k60 === 'registryVolume') {
-              const y326: any = x[k60];
-              const ov327: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            } else if (k9 === 'registryVolume') {
+              const y283: any = x[k9];
+              const ov284: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'registryVolume';
               c.kinds[d] = 0;
-              if (!(typeof y326 === 'object' && y326 !== null && !Array.isArray(y326)))
-                H.typeErr(c, c.pathAt(d + 1), y326, 'object');
+              if (!(typeof y283 === 'object' && y283 !== null && !Array.isArray(y283)))
+                H.typeErr(c, c.pathAt(d + 1), y283, 'object');
               else {
-                const oo328: any = ov327 !== undefined && H.isObject(ov327) ? ov327 : undefined;
-                for (const k329 in y326) {
-                  switch (k329.length) {
+                const oo285: any = ov284 !== undefined && H.isObject(ov284) ? ov284 : undefined;
+                for (const k286 in y283) {
+                  switch (k286.length) {
                     case 8:
-                      if (k329 === 'registry') {
-                        const y330: any = y326[k329];
-                        const ov331: any = oo328 !== undefined && hop.call(oo328, k329) ? oo328[k329] : undefined;
+                      if (k286 === 'registry') {
+                        const y287: any = y283[k286];
+                        const ov288: any = oo285 !== undefined && hop.call(oo285, k286) ? oo285[k286] : undefined;
                         c.segs[d + 1] = 'registry';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y330 === 'string')) H.typeErr(c, c.pathAt(d + 2), y330, 'string');
+                        if (!(typeof y287 === 'string')) H.typeErr(c, c.pathAt(d + 2), y287, 'string');
                         else {
                           c.len = d + 2;
-                          r30(y330, ov331, c);
+                          r43(y287, ov288, c);
                         }
-                      } else if (k329 === 'readOnly') {
-                        const y333: any = y326[k329];
-                        if (!(typeof y333 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y333, 'boolean');
+                      } else if (k286 === 'readOnly') {
+                        const y290: any = y283[k286];
+                        if (!(typeof y290 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y290, 'boolean');
                       }
                       break;
                     case 6:
-                      if (k329 === 'volume') {
-                        const y332: any = y326[k329];
-                        if (!(typeof y332 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y332, 'string');
-                      } else if (k329 === 'tenant') {
-                        const y336: any = y326[k329];
-                        if (!(typeof y336 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y336, 'string');
+                      if (k286 === 'volume') {
+                        const y289: any = y283[k286];
+                        if (!(typeof y289 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y289, 'string');
+                      } else if (k286 === 'tenant') {
+                        const y293: any = y283[k286];
+                        if (!(typeof y293 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y293, 'string');
                       }
                       break;
                     case 4:
-                      if (k329 === 'user') {
-                        const y334: any = y326[k329];
-                        if (!(typeof y334 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y334, 'string');
+                      if (k286 === 'user') {
+                        const y291: any = y283[k286];
+                        if (!(typeof y291 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y291, 'string');
                       }
                       break;
                     case 5:
-                      if (k329 === 'group') {
-                        const y335: any = y326[k329];
-                        if (!(typeof y335 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y335, 'string');
+                      if (k286 === 'group') {
+                        const y292: any = y283[k286];
+                        if (!(typeof y292 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y292, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y326, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
-                if (!hop.call(y326, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
+                if (!hop.call(y283, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
+                if (!hop.call(y283, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
                 c.len = d + 1;
-                r31(y326, ov327, c);
+                r44(y283, ov284, c);
               }
             }
             break;
@@ -2052,34 +2086,34 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'accessModes')) {
         c.segs[d] = 'accessModes';
         c.kinds[d] = 0;
-        const ov380: any =
+        const ov337: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'accessModes') ? o['accessModes'] : undefined;
         c.len = d + 1;
-        r0(undefined, ov380, c);
+        r1(undefined, ov337, c);
       }
       if (!hop.call(x, 'nodeAffinity')) {
         c.segs[d] = 'nodeAffinity';
         c.kinds[d] = 0;
-        const ov381: any =
+        const ov338: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeAffinity') ? o['nodeAffinity'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r5(undefined, ov381, c);
+          r6(undefined, ov338, c);
         }
       }
       if (!hop.call(x, 'volumeMode')) {
         c.segs[d] = 'volumeMode';
         c.kinds[d] = 0;
-        const ov382: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
+        const ov339: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r9(undefined, ov382, c);
+          r10(undefined, ov339, c);
         }
       }
       c.len = d;
-      r35(x, o, c);
+      r48(x, o, c);
       c.len = d;
-      r36(x, o, c);
+      r49(x, o, c);
     }
   }
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
@@ -2100,462 +2134,70 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              f35(y57, ov58, c, d + 1);
+              f37(y6, ov7, c, d + 1);
             }
             break;
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y383: any = x[k1];
-              if (!(typeof y383 === 'object' && y383 !== null && !Array.isArray(y383)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y383, 'object');
+              const y340: any = x[k1];
+              if (!(typeof y340 === 'object' && y340 !== null && !Array.isArray(y340)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y340, 'object');
               else {
-                for (const k384 in y383) {
-                  switch (k384) {
+                for (const k341 in y340) {
+                  switch (k341) {
                     case 'lastPhaseTransitionTime': {
-                      const y385: any = y383[k384];
-                      if (!(typeof y385 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y385, 'string');
+                      const y342: any = y340[k341];
+                      if (!(typeof y342 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y342, 'string');
                       else {
-                        if (!sf386(y385))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y385, k387);
+                        if (!sf343(y342))
+                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y342, k344);
                       }
                       break;
                     }
                     case 'message': {
-                      const y388: any = y383[k384];
-                      if (!(typeof y388 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'message'), y388, 'string');
+                      const y345: any = y340[k341];
+                      if (!(typeof y345 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'message'), y345, 'string');
                       break;
                     }
                     case 'phase': {
-                      const y389: any = y383[k384];
-                      if (!(typeof y389 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y389, 'string');
+                      const y346: any = y340[k341];
+                      if (!(typeof y346 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y346, 'string');
                       else {
                         if (!(
-                          y389 === 'Pending' ||
-                          y389 === 'Available' ||
-                          y389 === 'Bound' ||
-                          y389 === 'Released' ||
-                          y389 === 'Failed'
+                          y346 === 'Pending' ||
+                          y346 === 'Available' ||
+                          y346 === 'Bound' ||
+                          y346 === 'Released' ||
+                          y346 === 'Failed'
                         ))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y389, k390);
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y346, k347);
                       }
                       break;
                     }
                     case 'reason': {
-                      const y391: any = y383[k384];
-                      if (!(typeof y391 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'reason'), y391, 'string');
+                      const y348: any = y340[k341];
+                      if (!(typeof y348 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'reason'), y348, 'string');
                       break;
                     }
                   }
@@ -2566,15 +2208,15 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
         }
       }
       c.len = d;
-      r37(x, o, c);
+      r50(x, o, c);
     }
   }
-  function f187(x: any, o: any, c: ValidationContext, d: number): void {
+  function f199(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r38(x, o, c);
+    r51(x, o, c);
   }
-  return f187;
+  return f199;
 }
 
 /**
@@ -2583,453 +2225,181 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean => A.has(s, 'required'),
-  (s: any, o: any): boolean => A.S(s) !== A.S(''),
-  (s: any, o: any): boolean => A.S(s).startsWith(A.S('/')),
+  (s: any, o: any): boolean => A.S(s) !== '',
+  (s: any, o: any): boolean => A.S(s).startsWith('/'),
   (s: any, o: any): boolean =>
     A.matchesAscii(
-      A.S(A.lower(A.S(s))),
+      A.lower(A.S(s)),
       '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
       /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
     ),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerPublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerPublishSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerPublishSecretRef'), 'name')) !== A.S('')),
+    (A.has(s, 'targetWWNs') && A.L(A.sel(s, 'targetWWNs')).length > 0) ||
+    (A.has(s, 'wwids') && A.L(A.sel(s, 'wwids')).length > 0),
+  (s: any, o: any): boolean =>
+    !(
+      A.has(s, 'targetWWNs') &&
+      A.L(A.sel(s, 'targetWWNs')).length > 0 &&
+      A.has(s, 'wwids') &&
+      A.L(A.sel(s, 'wwids')).length > 0
+    ),
+  (s: any, o: any): boolean => !A.has(s, 'targetWWNs') || A.L(A.sel(s, 'targetWWNs')).length === 0 || A.has(s, 'lun'),
+  (s: any, o: any): boolean =>
+    A.keys(s).every(
+      (v0) => !('.' + A.lower(A.S(A.S(v0).includes('/') ? A.idx(A.S(v0).split('/'), 0) : v0))).endsWith('.cluster.io'),
     ),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerPublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerPublishSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerPublishSecretRef'), 'namespace')) !== A.S('')),
+    A.S(s) === '' || A.S(s).startsWith('iqn') || A.S(s).startsWith('eui') || A.S(s).startsWith('naa'),
+  (s: any, o: any): boolean =>
+    !A.S(s).startsWith('iqn') || A.matches(A.S(s), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('eui') || A.matches(A.S(s), '^eui.[[:alnum:]]{16}$'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('naa') || A.matches(A.S(s), '^naa.[[:alnum:]]{32}$'),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
+  (s: any, o: any): boolean =>
+    !(
+      (A.has(s, 'chapAuthDiscovery') && A.B(A.sel(s, 'chapAuthDiscovery'))) ||
+      (A.has(s, 'chapAuthSession') && A.B(A.sel(s, 'chapAuthSession')))
+    ) || A.has(s, 'secretRef'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('iqn') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('eui') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('naa'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('iqn') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('eui') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), '^eui.[[:alnum:]]{16}$'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('naa') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), '^naa.[[:alnum:]]{32}$'),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
+  (s: any, o: any): boolean =>
+    !A.has(s, 'kind') || A.S(A.sel(s, 'kind')) !== 'Managed' || A.S(A.sel(s, 'diskURI')).startsWith('/subscriptions/'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'kind') || A.S(A.sel(s, 'kind')) === 'Managed' || A.S(A.sel(s, 'diskURI')).startsWith('https://'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'namespace') && A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== ''),
+  (s: any, o: any): boolean => !A.S(s).includes('/'),
+  (s: any, o: any): boolean =>
+    (A.has(s, 'datasetName') && A.S(A.sel(s, 'datasetName')) !== '') ||
+    (A.has(s, 'datasetUUID') && A.S(A.sel(s, 'datasetUUID')) !== ''),
+  (s: any, o: any): boolean =>
+    !(
+      A.has(s, 'datasetName') &&
+      A.S(A.sel(s, 'datasetName')) !== '' &&
+      A.has(s, 'datasetUUID') &&
+      A.S(A.sel(s, 'datasetUUID')) !== ''
     ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerExpandSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerExpandSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerExpandSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerExpandSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodePublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodePublishSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodePublishSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodePublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodePublishSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodePublishSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodeExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodeExpandSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodeExpandSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodeExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodeExpandSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodeExpandSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.has(s, 'targetWWNs')) && A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) > A.I(0))) ||
-    A.B(A.B(A.has(s, 'wwids')) && A.B(A.I(A.L(A.sel(s, 'wwids')).length) > A.I(0))),
-  (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'targetWWNs')) && A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) > A.I(0))) &&
-          A.B(A.has(s, 'wwids')),
-      ) && A.B(A.I(A.L(A.sel(s, 'wwids')).length) > A.I(0)),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'targetWWNs'))) || A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) === A.I(0))) ||
-    A.B(A.has(s, 'lun')),
-  (s: any, o: any): boolean =>
-    A.keys(s).every((v0) =>
-      A.B(
-        !A.B(
-          A.S(
-            A.S('.') + A.S(A.lower(A.S(A.B(A.S(v0).includes(A.S('/'))) ? A.idx(A.S(v0).split('/'), 0) : v0))),
-          ).endsWith(A.S('.cluster.io')),
-        ),
-      ),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.S(s).startsWith(A.S('iqn'))) || A.B(A.S(s).startsWith(A.S('eui')))) || A.B(A.S(s).startsWith(A.S('naa'))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('iqn')))) ||
-    A.B(A.matches(A.S(s), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('eui')))) || A.B(A.matches(A.S(s), '^eui.[[:alnum:]]{16}$')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('naa')))) || A.B(A.matches(A.S(s), '^naa.[[:alnum:]]{32}$')),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.B(A.B(A.has(s, 'chapAuthDiscovery')) && A.B(A.sel(s, 'chapAuthDiscovery'))) ||
-          A.B(A.B(A.has(s, 'chapAuthSession')) && A.B(A.sel(s, 'chapAuthSession'))),
-      ),
-    ) || A.B(A.has(s, 'secretRef')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('iqn')))) ||
-        A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('eui'))),
-    ) || A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('naa'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('iqn'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$')),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('eui'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), '^eui.[[:alnum:]]{16}$')),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('naa'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), '^naa.[[:alnum:]]{32}$')),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'kind'))) || A.B(A.S(A.sel(s, 'kind')) !== A.S('Managed'))) ||
-    A.B(A.S(A.sel(s, 'diskURI')).startsWith(A.S('/subscriptions/'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'kind'))) || A.B(A.S(A.sel(s, 'kind')) === A.S('Managed'))) ||
-    A.B(A.S(A.sel(s, 'diskURI')).startsWith(A.S('https://'))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'secretRef'), 'namespace')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => !A.B(A.S(s).includes(A.S('/'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.has(s, 'datasetName')) && A.B(A.S(A.sel(s, 'datasetName')) !== A.S(''))) ||
-    A.B(A.B(A.has(s, 'datasetUUID')) && A.B(A.S(A.sel(s, 'datasetUUID')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'datasetName')) && A.B(A.S(A.sel(s, 'datasetName')) !== A.S(''))) &&
-          A.B(A.has(s, 'datasetUUID')),
-      ) && A.B(A.S(A.sel(s, 'datasetUUID')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => A.S(s) !== A.S(''),
+  (s: any, o: any): boolean => A.S(s) !== '',
   (s: any, o: any): boolean =>
     A.L(A.S(s).split(',')).every((v0) =>
-      A.B(A.matchesAscii(A.S(v0), '^(\\[[^\\]]*\\]|[^:\\[\\]]*):[^:\\[\\]]*$', /^(\[[^\]]*\]|[^:\[\]]*):[^:\[\]]*$/)),
+      A.matchesAscii(A.S(v0), '^(\\[[^\\]]*\\]|[^:\\[\\]]*):[^:\\[\\]]*$', /^(\[[^\]]*\]|[^:\[\]]*):[^:\[\]]*$/),
     ),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'tenant'))) || A.B(A.I(A.strSize(A.sel(s, 'tenant'))) < A.I(65)),
+  (s: any, o: any): boolean => !A.has(s, 'tenant') || A.strSize(A.sel(s, 'tenant')) < 65,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'secretRef'), 'namespace')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== A.S('')),
-    ),
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'namespace') && A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== ''),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(
-        A.B(
-          A.B(
-            A.B(
-              A.B(
-                A.B(
-                  A.B(
-                    A.B(
-                      A.B(
-                        A.B(
-                          A.B(
-                            A.B(
-                              A.B(
-                                A.B(
-                                  A.B(
-                                    A.B(
-                                      A.B(
-                                        A.B(
-                                          A.B(A.B(A.has(s, 'hostPath')) === A.B(A.has(o, 'hostPath'))) &&
-                                            A.B(
-                                              A.B(!A.B(A.has(s, 'hostPath'))) ||
-                                                A.B(A.eq(A.sel(s, 'hostPath'), A.sel(o, 'hostPath'))),
-                                            ),
-                                        ) &&
-                                          A.B(
-                                            A.B(A.B(A.has(s, 'local')) === A.B(A.has(o, 'local'))) &&
-                                              A.B(
-                                                A.B(!A.B(A.has(s, 'local'))) ||
-                                                  A.B(A.eq(A.sel(s, 'local'), A.sel(o, 'local'))),
-                                              ),
-                                          ),
-                                      ) &&
-                                        A.B(
-                                          A.B(A.B(A.has(s, 'nfs')) === A.B(A.has(o, 'nfs'))) &&
-                                            A.B(
-                                              A.B(!A.B(A.has(s, 'nfs'))) || A.B(A.eq(A.sel(s, 'nfs'), A.sel(o, 'nfs'))),
-                                            ),
-                                        ),
-                                    ) &&
-                                      A.B(
-                                        A.B(A.B(A.has(s, 'fc')) === A.B(A.has(o, 'fc'))) &&
-                                          A.B(A.B(!A.B(A.has(s, 'fc'))) || A.B(A.eq(A.sel(s, 'fc'), A.sel(o, 'fc')))),
-                                      ),
-                                  ) &&
-                                    A.B(
-                                      A.B(A.B(A.has(s, 'flexVolume')) === A.B(A.has(o, 'flexVolume'))) &&
-                                        A.B(
-                                          A.B(!A.B(A.has(s, 'flexVolume'))) ||
-                                            A.B(A.eq(A.sel(s, 'flexVolume'), A.sel(o, 'flexVolume'))),
-                                        ),
-                                    ),
-                                ) &&
-                                  A.B(
-                                    A.B(A.B(A.has(s, 'iscsi')) === A.B(A.has(o, 'iscsi'))) &&
-                                      A.B(
-                                        A.B(!A.B(A.has(s, 'iscsi'))) || A.B(A.eq(A.sel(s, 'iscsi'), A.sel(o, 'iscsi'))),
-                                      ),
-                                  ),
-                              ) &&
-                                A.B(
-                                  A.B(A.B(A.has(s, 'blockDiskService')) === A.B(A.has(o, 'blockDiskService'))) &&
-                                    A.B(
-                                      A.B(!A.B(A.has(s, 'blockDiskService'))) ||
-                                        A.B(A.eq(A.sel(s, 'blockDiskService'), A.sel(o, 'blockDiskService'))),
-                                    ),
-                                ),
-                            ) &&
-                              A.B(
-                                A.B(A.B(A.has(s, 'dataDisk')) === A.B(A.has(o, 'dataDisk'))) &&
-                                  A.B(
-                                    A.B(!A.B(A.has(s, 'dataDisk'))) ||
-                                      A.B(A.eq(A.sel(s, 'dataDisk'), A.sel(o, 'dataDisk'))),
-                                  ),
-                              ),
-                          ) &&
-                            A.B(
-                              A.B(A.B(A.has(s, 'fileShare')) === A.B(A.has(o, 'fileShare'))) &&
-                                A.B(
-                                  A.B(!A.B(A.has(s, 'fileShare'))) ||
-                                    A.B(A.eq(A.sel(s, 'fileShare'), A.sel(o, 'fileShare'))),
-                                ),
-                            ),
-                        ) &&
-                          A.B(
-                            A.B(A.B(A.has(s, 'distributedFilesystem')) === A.B(A.has(o, 'distributedFilesystem'))) &&
-                              A.B(
-                                A.B(!A.B(A.has(s, 'distributedFilesystem'))) ||
-                                  A.B(A.eq(A.sel(s, 'distributedFilesystem'), A.sel(o, 'distributedFilesystem'))),
-                              ),
-                          ),
-                      ) &&
-                        A.B(
-                          A.B(A.B(A.has(s, 'volumeService')) === A.B(A.has(o, 'volumeService'))) &&
-                            A.B(
-                              A.B(!A.B(A.has(s, 'volumeService'))) ||
-                                A.B(A.eq(A.sel(s, 'volumeService'), A.sel(o, 'volumeService'))),
-                            ),
-                        ),
-                    ) &&
-                      A.B(
-                        A.B(A.B(A.has(s, 'datasetVolume')) === A.B(A.has(o, 'datasetVolume'))) &&
-                          A.B(
-                            A.B(!A.B(A.has(s, 'datasetVolume'))) ||
-                              A.B(A.eq(A.sel(s, 'datasetVolume'), A.sel(o, 'datasetVolume'))),
-                          ),
-                      ),
-                  ) &&
-                    A.B(
-                      A.B(A.B(A.has(s, 'scaleOutFilesystem')) === A.B(A.has(o, 'scaleOutFilesystem'))) &&
-                        A.B(
-                          A.B(!A.B(A.has(s, 'scaleOutFilesystem'))) ||
-                            A.B(A.eq(A.sel(s, 'scaleOutFilesystem'), A.sel(o, 'scaleOutFilesystem'))),
-                        ),
-                    ),
-                ) &&
-                  A.B(
-                    A.B(A.B(A.has(s, 'persistentDisk')) === A.B(A.has(o, 'persistentDisk'))) &&
-                      A.B(
-                        A.B(!A.B(A.has(s, 'persistentDisk'))) ||
-                          A.B(A.eq(A.sel(s, 'persistentDisk'), A.sel(o, 'persistentDisk'))),
-                      ),
-                  ),
-              ) &&
-                A.B(
-                  A.B(A.B(A.has(s, 'volumeById')) === A.B(A.has(o, 'volumeById'))) &&
-                    A.B(A.B(!A.B(A.has(s, 'volumeById'))) || A.B(A.eq(A.sel(s, 'volumeById'), A.sel(o, 'volumeById')))),
-                ),
-            ) &&
-              A.B(
-                A.B(A.B(A.has(s, 'registryVolume')) === A.B(A.has(o, 'registryVolume'))) &&
-                  A.B(
-                    A.B(!A.B(A.has(s, 'registryVolume'))) ||
-                      A.B(A.eq(A.sel(s, 'registryVolume'), A.sel(o, 'registryVolume'))),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(A.B(A.has(s, 'arrayVolume')) === A.B(A.has(o, 'arrayVolume'))) &&
-                A.B(A.B(!A.B(A.has(s, 'arrayVolume'))) || A.B(A.eq(A.sel(s, 'arrayVolume'), A.sel(o, 'arrayVolume')))),
-            ),
-        ) &&
-          A.B(
-            A.B(A.B(A.has(s, 'namespacedVolume')) === A.B(A.has(o, 'namespacedVolume'))) &&
-              A.B(
-                A.B(!A.B(A.has(s, 'namespacedVolume'))) ||
-                  A.B(A.eq(A.sel(s, 'namespacedVolume'), A.sel(o, 'namespacedVolume'))),
-              ),
-          ),
-      ) &&
-        A.B(
-          A.B(A.B(A.has(s, 'virtualDisk')) === A.B(A.has(o, 'virtualDisk'))) &&
-            A.B(A.B(!A.B(A.has(s, 'virtualDisk'))) || A.B(A.eq(A.sel(s, 'virtualDisk'), A.sel(o, 'virtualDisk')))),
-        ),
-    ) &&
-    A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'csi')) && A.B(A.has(o, 'csi'))) &&
-          A.B(!A.B(A.has(A.sel(o, 'csi'), 'controllerExpandSecretRef'))),
-      )
-        ? A.B(
-            A.B(
-              A.B(
-                A.B(
-                  A.B(
-                    A.B(
-                      A.B(
-                        A.B(A.S(A.sel(A.sel(s, 'csi'), 'driver')) === A.S(A.sel(A.sel(o, 'csi'), 'driver'))) &&
-                          A.B(
-                            A.S(A.sel(A.sel(s, 'csi'), 'volumeHandle')) === A.S(A.sel(A.sel(o, 'csi'), 'volumeHandle')),
-                          ),
-                      ) &&
-                        A.B(
-                          A.B(A.B(A.has(A.sel(s, 'csi'), 'readOnly')) === A.B(A.has(A.sel(o, 'csi'), 'readOnly'))) &&
-                            A.B(
-                              A.B(!A.B(A.has(A.sel(s, 'csi'), 'readOnly'))) ||
-                                A.B(
-                                  A.B(A.sel(A.sel(s, 'csi'), 'readOnly')) === A.B(A.sel(A.sel(o, 'csi'), 'readOnly')),
-                                ),
-                            ),
-                        ),
-                    ) &&
-                      A.B(
-                        A.B(A.B(A.has(A.sel(s, 'csi'), 'fsType')) === A.B(A.has(A.sel(o, 'csi'), 'fsType'))) &&
-                          A.B(
-                            A.B(!A.B(A.has(A.sel(s, 'csi'), 'fsType'))) ||
-                              A.B(A.S(A.sel(A.sel(s, 'csi'), 'fsType')) === A.S(A.sel(A.sel(o, 'csi'), 'fsType'))),
-                          ),
-                      ),
-                  ) &&
-                    A.B(
-                      A.B(
-                        A.B(A.has(A.sel(s, 'csi'), 'volumeAttributes')) ===
-                          A.B(A.has(A.sel(o, 'csi'), 'volumeAttributes')),
-                      ) &&
-                        A.B(
-                          A.B(!A.B(A.has(A.sel(s, 'csi'), 'volumeAttributes'))) ||
-                            A.B(
-                              A.eq(
-                                A.sel(A.sel(s, 'csi'), 'volumeAttributes'),
-                                A.sel(A.sel(o, 'csi'), 'volumeAttributes'),
-                              ),
-                            ),
-                        ),
-                    ),
-                ) &&
-                  A.B(
-                    A.B(
-                      A.B(A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef')) ===
-                        A.B(A.has(A.sel(o, 'csi'), 'controllerPublishSecretRef')),
-                    ) &&
-                      A.B(
-                        A.B(!A.B(A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef'))) ||
-                          A.B(
-                            A.eq(
-                              A.sel(A.sel(s, 'csi'), 'controllerPublishSecretRef'),
-                              A.sel(A.sel(o, 'csi'), 'controllerPublishSecretRef'),
-                            ),
-                          ),
-                      ),
-                  ),
-              ) &&
-                A.B(
-                  A.B(
-                    A.B(A.has(A.sel(s, 'csi'), 'nodeStageSecretRef')) ===
-                      A.B(A.has(A.sel(o, 'csi'), 'nodeStageSecretRef')),
-                  ) &&
-                    A.B(
-                      A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodeStageSecretRef'))) ||
-                        A.B(
-                          A.eq(
-                            A.sel(A.sel(s, 'csi'), 'nodeStageSecretRef'),
-                            A.sel(A.sel(o, 'csi'), 'nodeStageSecretRef'),
-                          ),
-                        ),
-                    ),
-                ),
-            ) &&
-              A.B(
-                A.B(
-                  A.B(A.has(A.sel(s, 'csi'), 'nodePublishSecretRef')) ===
-                    A.B(A.has(A.sel(o, 'csi'), 'nodePublishSecretRef')),
-                ) &&
-                  A.B(
-                    A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodePublishSecretRef'))) ||
-                      A.B(
-                        A.eq(
-                          A.sel(A.sel(s, 'csi'), 'nodePublishSecretRef'),
-                          A.sel(A.sel(o, 'csi'), 'nodePublishSecretRef'),
-                        ),
-                      ),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(
-                A.B(A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef')) ===
-                  A.B(A.has(A.sel(o, 'csi'), 'nodeExpandSecretRef')),
-              ) &&
-                A.B(
-                  A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef'))) ||
-                    A.B(
-                      A.eq(
-                        A.sel(A.sel(s, 'csi'), 'nodeExpandSecretRef'),
-                        A.sel(A.sel(o, 'csi'), 'nodeExpandSecretRef'),
-                      ),
-                    ),
-                ),
-            )
-        : A.B(A.B(A.has(s, 'csi')) === A.B(A.has(o, 'csi'))) &&
-            A.B(A.B(!A.B(A.has(s, 'csi'))) || A.B(A.eq(A.sel(s, 'csi'), A.sel(o, 'csi')))),
-    ),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'local'))) || A.B(A.has(s, 'nodeAffinity')),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'volumeAttributesClassName'))) || A.B(A.has(s, 'csi')),
+    A.has(s, 'hostPath') === A.has(o, 'hostPath') &&
+    (!A.has(s, 'hostPath') || A.eq(A.sel(s, 'hostPath'), A.sel(o, 'hostPath'))) &&
+    A.has(s, 'local') === A.has(o, 'local') &&
+    (!A.has(s, 'local') || A.eq(A.sel(s, 'local'), A.sel(o, 'local'))) &&
+    A.has(s, 'nfs') === A.has(o, 'nfs') &&
+    (!A.has(s, 'nfs') || A.eq(A.sel(s, 'nfs'), A.sel(o, 'nfs'))) &&
+    A.has(s, 'fc') === A.has(o, 'fc') &&
+    (!A.has(s, 'fc') || A.eq(A.sel(s, 'fc'), A.sel(o, 'fc'))) &&
+    A.has(s, 'flexVolume') === A.has(o, 'flexVolume') &&
+    (!A.has(s, 'flexVolume') || A.eq(A.sel(s, 'flexVolume'), A.sel(o, 'flexVolume'))) &&
+    A.has(s, 'iscsi') === A.has(o, 'iscsi') &&
+    (!A.has(s, 'iscsi') || A.eq(A.sel(s, 'iscsi'), A.sel(o, 'iscsi'))) &&
+    A.has(s, 'blockDiskService') === A.has(o, 'blockDiskService') &&
+    (!A.has(s, 'blockDiskService') || A.eq(A.sel(s, 'blockDiskService'), A.sel(o, 'blockDiskService'))) &&
+    A.has(s, 'dataDisk') === A.has(o, 'dataDisk') &&
+    (!A.has(s, 'dataDisk') || A.eq(A.sel(s, 'dataDisk'), A.sel(o, 'dataDisk'))) &&
+    A.has(s, 'fileShare') === A.has(o, 'fileShare') &&
+    (!A.has(s, 'fileShare') || A.eq(A.sel(s, 'fileShare'), A.sel(o, 'fileShare'))) &&
+    A.has(s, 'distributedFilesystem') === A.has(o, 'distributedFilesystem') &&
+    (!A.has(s, 'distributedFilesystem') ||
+      A.eq(A.sel(s, 'distributedFilesystem'), A.sel(o, 'distributedFilesystem'))) &&
+    A.has(s, 'volumeService') === A.has(o, 'volumeService') &&
+    (!A.has(s, 'volumeService') || A.eq(A.sel(s, 'volumeService'), A.sel(o, 'volumeService'))) &&
+    A.has(s, 'datasetVolume') === A.has(o, 'datasetVolume') &&
+    (!A.has(s, 'datasetVolume') || A.eq(A.sel(s, 'datasetVolume'), A.sel(o, 'datasetVolume'))) &&
+    A.has(s, 'scaleOutFilesystem') === A.has(o, 'scaleOutFilesystem') &&
+    (!A.has(s, 'scaleOutFilesystem') || A.eq(A.sel(s, 'scaleOutFilesystem'), A.sel(o, 'scaleOutFilesystem'))) &&
+    A.has(s, 'persistentDisk') === A.has(o, 'persistentDisk') &&
+    (!A.has(s, 'persistentDisk') || A.eq(A.sel(s, 'persistentDisk'), A.sel(o, 'persistentDisk'))) &&
+    A.has(s, 'volumeById') === A.has(o, 'volumeById') &&
+    (!A.has(s, 'volumeById') || A.eq(A.sel(s, 'volumeById'), A.sel(o, 'volumeById'))) &&
+    A.has(s, 'registryVolume') === A.has(o, 'registryVolume') &&
+    (!A.has(s, 'registryVolume') || A.eq(A.sel(s, 'registryVolume'), A.sel(o, 'registryVolume'))) &&
+    A.has(s, 'arrayVolume') === A.has(o, 'arrayVolume') &&
+    (!A.has(s, 'arrayVolume') || A.eq(A.sel(s, 'arrayVolume'), A.sel(o, 'arrayVolume'))) &&
+    A.has(s, 'namespacedVolume') === A.has(o, 'namespacedVolume') &&
+    (!A.has(s, 'namespacedVolume') || A.eq(A.sel(s, 'namespacedVolume'), A.sel(o, 'namespacedVolume'))) &&
+    A.has(s, 'virtualDisk') === A.has(o, 'virtualDisk') &&
+    (!A.has(s, 'virtualDisk') || A.eq(A.sel(s, 'virtualDisk'), A.sel(o, 'virtualDisk'))) &&
+    (A.has(s, 'csi') && A.has(o, 'csi') && !A.has(A.sel(o, 'csi'), 'controllerExpandSecretRef')
+      ? A.S(A.sel(A.sel(s, 'csi'), 'driver')) === A.S(A.sel(A.sel(o, 'csi'), 'driver')) &&
+        A.S(A.sel(A.sel(s, 'csi'), 'volumeHandle')) === A.S(A.sel(A.sel(o, 'csi'), 'volumeHandle')) &&
+        A.has(A.sel(s, 'csi'), 'readOnly') === A.has(A.sel(o, 'csi'), 'readOnly') &&
+        (!A.has(A.sel(s, 'csi'), 'readOnly') ||
+          A.B(A.sel(A.sel(s, 'csi'), 'readOnly')) === A.B(A.sel(A.sel(o, 'csi'), 'readOnly'))) &&
+        A.has(A.sel(s, 'csi'), 'fsType') === A.has(A.sel(o, 'csi'), 'fsType') &&
+        (!A.has(A.sel(s, 'csi'), 'fsType') ||
+          A.S(A.sel(A.sel(s, 'csi'), 'fsType')) === A.S(A.sel(A.sel(o, 'csi'), 'fsType'))) &&
+        A.has(A.sel(s, 'csi'), 'volumeAttributes') === A.has(A.sel(o, 'csi'), 'volumeAttributes') &&
+        (!A.has(A.sel(s, 'csi'), 'volumeAttributes') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'volumeAttributes'), A.sel(A.sel(o, 'csi'), 'volumeAttributes'))) &&
+        A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef') === A.has(A.sel(o, 'csi'), 'controllerPublishSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef') ||
+          A.eq(
+            A.sel(A.sel(s, 'csi'), 'controllerPublishSecretRef'),
+            A.sel(A.sel(o, 'csi'), 'controllerPublishSecretRef'),
+          )) &&
+        A.has(A.sel(s, 'csi'), 'nodeStageSecretRef') === A.has(A.sel(o, 'csi'), 'nodeStageSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodeStageSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodeStageSecretRef'), A.sel(A.sel(o, 'csi'), 'nodeStageSecretRef'))) &&
+        A.has(A.sel(s, 'csi'), 'nodePublishSecretRef') === A.has(A.sel(o, 'csi'), 'nodePublishSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodePublishSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodePublishSecretRef'), A.sel(A.sel(o, 'csi'), 'nodePublishSecretRef'))) &&
+        A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef') === A.has(A.sel(o, 'csi'), 'nodeExpandSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodeExpandSecretRef'), A.sel(A.sel(o, 'csi'), 'nodeExpandSecretRef')))
+      : A.has(s, 'csi') === A.has(o, 'csi') && (!A.has(s, 'csi') || A.eq(A.sel(s, 'csi'), A.sel(o, 'csi')))),
+  (s: any, o: any): boolean => !A.has(s, 'local') || A.has(s, 'nodeAffinity'),
+  (s: any, o: any): boolean => !A.has(s, 'volumeAttributesClassName') || A.has(s, 'csi'),
+  (s: any, o: any): boolean => !A.has(o, 'volumeAttributesClassName') || A.has(s, 'volumeAttributesClassName'),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(o, 'volumeAttributesClassName'))) || A.B(A.has(s, 'volumeAttributesClassName')),
-  (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(
-          A.B(A.has(s, 'hostPath')) && A.B(A.matchesAscii(A.S(A.sel(A.sel(s, 'hostPath'), 'path')), '^/+$', /^\/+$/)),
-        ) && A.B(A.has(s, 'persistentVolumeReclaimPolicy')),
-      ) && A.B(A.S(A.sel(s, 'persistentVolumeReclaimPolicy')) === A.S('Recycle')),
+    !(
+      A.has(s, 'hostPath') &&
+      A.matchesAscii(A.S(A.sel(A.sel(s, 'hostPath'), 'path')), '^/+$', /^\/+$/) &&
+      A.has(s, 'persistentVolumeReclaimPolicy') &&
+      A.S(A.sel(s, 'persistentVolumeReclaimPolicy')) === 'Recycle'
     ),
   (s: any, o: any): boolean =>
-    A.B(A.B(A.has(s, 'spec')) && A.B(A.has(A.sel(s, 'spec'), 'capacity'))) &&
-    A.B(A.I(A.mapSize(A.sel(A.sel(s, 'spec'), 'capacity'))) > A.I(0)),
+    A.has(s, 'spec') && A.has(A.sel(s, 'spec'), 'capacity') && A.mapSize(A.sel(A.sel(s, 'spec'), 'capacity')) > 0,
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(A.has(s, 'spec')) && A.B(A.has(A.sel(s, 'spec'), 'capacity'))) &&
-        A.B(A.inMap(A.S('storage'), A.sel(A.sel(s, 'spec'), 'capacity'))),
-    ) && A.B(A.I(A.mapSize(A.sel(A.sel(s, 'spec'), 'capacity'))) === A.I(1)),
+    A.has(s, 'spec') &&
+    A.has(A.sel(s, 'spec'), 'capacity') &&
+    A.inMap('storage', A.sel(A.sel(s, 'spec'), 'capacity')) &&
+    A.mapSize(A.sel(A.sel(s, 'spec'), 'capacity')) === 1,
 ];
 
 /** The PersistentVolume validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -3044,6 +2414,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -34,7 +34,13 @@ export const data = JSON.parse(String.raw`{
      "additionalProperties": {
       "type": "string"
      },
-     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value."
+     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value.",
+     "x-cluster-rules": [
+      {
+       "rule": "labelMap",
+       "source": "upstream"
+      }
+     ]
     }
    }
   },
@@ -49,7 +55,14 @@ export const data = JSON.parse(String.raw`{
    "properties": {
     "key": {
      "type": "string",
-     "description": "The label key that the selector applies to."
+     "description": "The label key that the selector applies to.",
+     "x-cluster-rules": [
+      {
+       "rule": "syntax",
+       "syntax": "labelKey",
+       "source": "upstream"
+      }
+     ]
     },
     "operator": {
      "type": "string",
@@ -64,12 +77,33 @@ export const data = JSON.parse(String.raw`{
     "values": {
      "type": "array",
      "items": {
-      "type": "string"
+      "type": "string",
+      "x-cluster-rules": [
+       {
+        "rule": "syntax",
+        "syntax": "labelValue",
+        "source": "upstream"
+       }
+      ]
      },
      "description": "Non-empty for In and NotIn, empty for Exists and DoesNotExist.",
      "x-cluster-list-type": "atomic"
     }
-   }
+   },
+   "x-cluster-validations": [
+    {
+     "rule": "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+     "message": "must be specified when \u0060operator\u0060 is 'In' or 'NotIn'",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".values"
+    },
+    {
+     "rule": "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+     "message": "may not be specified when \u0060operator\u0060 is 'Exists' or 'DoesNotExist'",
+     "reason": "FieldValueForbidden",
+     "fieldPath": ".values"
+    }
+   ]
   },
   "ManagedFieldsEntry": {
    "type": "object",
@@ -276,7 +310,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/PersistentVolumeClaimSpec",
@@ -655,7 +700,14 @@ export const data = JSON.parse(String.raw`{
     "capacity": {
      "type": "object",
      "additionalProperties": {
-      "$ref": "#/components/schemas/Quantity"
+      "$ref": "#/components/schemas/Quantity",
+      "x-cluster-rules": [
+       {
+        "rule": "quantityRange",
+        "basic": true,
+        "source": "upstream"
+       }
+      ]
      },
      "description": "Actual resources of the underlying volume.",
      "x-cluster-source": "doc1 2.4"
@@ -802,6 +854,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/PersistentVolumeClaim/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "nonEmpty",
     "message": "at least 1 access mode is required",
     "source": "conventions 9.2"
@@ -835,6 +916,17 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelKey",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/key"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/LabelSelectorRequirement/properties/operator"
@@ -842,6 +934,37 @@ export const data = JSON.parse(String.raw`{
    "fast": [
     0
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelValue",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/values/items"
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement"
+   },
+   "fast": [
+    1,
+    2
+   ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "labelMap",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelector/properties/matchLabels"
+   }
   },
   {
    "t": "rule",
@@ -873,7 +996,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/PersistentVolumeClaimSpec/properties/volumeAttributesClassName"
    },
    "fast": [
-    1
+    3
    ]
   },
   {
@@ -919,13 +1042,13 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/PersistentVolumeClaimSpec"
    },
    "fast": [
-    2,
-    3,
     4,
     5,
     6,
     7,
-    8
+    8,
+    9,
+    10
    ]
   },
   {
@@ -951,14 +1074,35 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "quantityRange",
+    "basic": true,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/PersistentVolumeClaimStatus/properties/capacity/additionalProperties",
+    "ref": "Quantity",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "quantityRange",
+       "basic": true,
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/PersistentVolumeClaim"
    },
    "fast": [
-    9,
-    10,
-    11
+    11,
+    12,
+    13
    ]
   },
   {
@@ -1001,108 +1145,46 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     9
-    ],
-    [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
-     10
-    ],
-    [
-     "generateName",
-     11
-    ],
-    [
-     "generation",
-     12
-    ],
-    [
-     "labels",
-     13
-    ],
-    [
-     "managedFields",
-     14
-    ],
-    [
-     "name",
-     15
-    ],
-    [
-     "namespace",
-     16
-    ],
-    [
-     "ownerReferences",
-     17
-    ],
-    [
-     "resourceVersion",
-     18
-    ],
-    [
-     "selfLink",
-     19
-    ],
-    [
-     "uid",
-     20
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
    "p": [
     [
      "accessModes",
-     21
+     8
     ],
     [
      "dataSource",
-     22
+     9
     ],
     [
      "dataSourceRef",
-     23
+     10
     ],
     [
      "resources",
-     24
+     11
     ],
     [
      "selector",
-     25
+     12
     ],
     [
      "storageClassName",
-     26
+     13
     ],
     [
      "volumeAttributesClassName",
-     27
+     14
     ],
     [
      "volumeMode",
-     28
+     15
     ],
     [
      "volumeName",
-     29
+     16
     ]
    ],
    "h": 1,
@@ -1113,35 +1195,35 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "accessModes",
-     30
+     17
     ],
     [
      "allocatedResourceStatuses",
-     31
+     18
     ],
     [
      "allocatedResources",
-     32
+     19
     ],
     [
      "capacity",
-     33
+     20
     ],
     [
      "conditions",
-     34
+     21
     ],
     [
      "currentVolumeAttributesClassName",
-     35
+     22
     ],
     [
      "modifyVolumeStatus",
-     36
+     23
     ],
     [
      "phase",
-     37
+     24
     ]
    ],
    "h": 1,
@@ -1149,48 +1231,108 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
-   "a": 38,
+   "p": [
+    [
+     "annotations",
+     25
+    ],
+    [
+     "creationTimestamp",
+     26
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     27
+    ],
+    [
+     "deletionTimestamp",
+     26
+    ],
+    [
+     "finalizers",
+     28
+    ],
+    [
+     "generateName",
+     29
+    ],
+    [
+     "generation",
+     30
+    ],
+    [
+     "labels",
+     31
+    ],
+    [
+     "managedFields",
+     32
+    ],
+    [
+     "name",
+     33
+    ],
+    [
+     "namespace",
+     34
+    ],
+    [
+     "ownerReferences",
+     35
+    ],
+    [
+     "resourceVersion",
+     36
+    ],
+    [
+     "selfLink",
+     37
+    ],
+    [
+     "uid",
+     38
+    ]
+   ],
+   "def": 1,
    "o": 1
   },
-  {
-   "def": 1
-  },
-  {},
   {
    "i": 39
-  },
-  {},
-  {},
-  {
-   "a": 40,
-   "o": 1
-  },
-  {
-   "i": 41
-  },
-  {},
-  {},
-  {
-   "i": 42
-  },
-  {},
-  {},
-  {},
-  {
-   "i": 43
   },
   {
    "p": [
     [
      "apiGroup",
-     44
+     40
     ],
     [
      "kind",
-     45
+     41
     ],
     [
      "name",
+     42
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiGroup",
+     43
+    ],
+    [
+     "kind",
+     44
+    ],
+    [
+     "name",
+     45
+    ],
+    [
+     "namespace",
      46
     ]
    ],
@@ -1200,34 +1342,12 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "apiGroup",
+     "limits",
      47
     ],
     [
-     "kind",
-     48
-    ],
-    [
-     "name",
-     49
-    ],
-    [
-     "namespace",
-     50
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "limits",
-     51
-    ],
-    [
      "requests",
-     52
+     48
     ]
    ],
    "def": 1,
@@ -1237,11 +1357,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "matchExpressions",
-     53
+     49
     ],
     [
      "matchLabels",
-     54
+     50
     ]
    ],
    "def": 1,
@@ -1255,33 +1375,33 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
+   "i": 51
+  },
+  {
+   "a": 52,
+   "o": 1
+  },
+  {
+   "a": 53,
+   "o": 1
+  },
+  {
+   "a": 54,
+   "o": 1
+  },
+  {
    "i": 55
-  },
-  {
-   "a": 56,
-   "o": 1
-  },
-  {
-   "a": 57,
-   "o": 1
-  },
-  {
-   "a": 57,
-   "o": 1
-  },
-  {
-   "i": 58
   },
   {},
   {
    "p": [
     [
      "status",
-     59
+     56
     ],
     [
      "targetVolumeAttributesClassName",
-     60
+     57
     ]
    ],
    "def": 1,
@@ -1291,72 +1411,30 @@ export const data = JSON.parse(String.raw`{
    "d": "Pending",
    "h": 1
   },
-  {},
-  {},
-  {},
   {
-   "p": [
-    [
-     "apiVersion",
-     61
-    ],
-    [
-     "fieldsType",
-     62
-    ],
-    [
-     "fieldsV1",
-     63
-    ],
-    [
-     "manager",
-     64
-    ],
-    [
-     "operation",
-     65
-    ],
-    [
-     "subresource",
-     66
-    ],
-    [
-     "time",
-     8
-    ]
-   ],
-   "def": 1,
+   "a": 58,
    "o": 1
   },
   {
-   "p": [
-    [
-     "apiVersion",
-     67
-    ],
-    [
-     "blockOwnerDeletion",
-     68
-    ],
-    [
-     "controller",
-     69
-    ],
-    [
-     "kind",
-     70
-    ],
-    [
-     "name",
-     71
-    ],
-    [
-     "uid",
-     72
-    ]
-   ],
-   "def": 1,
+   "def": 1
+  },
+  {},
+  {
+   "i": 59
+  },
+  {},
+  {},
+  {
+   "a": 60,
    "o": 1
+  },
+  {
+   "i": 61
+  },
+  {},
+  {},
+  {
+   "i": 62
   },
   {},
   {},
@@ -1366,25 +1444,28 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
+  {},
+  {},
+  {},
   {
-   "a": 57,
+   "a": 53,
    "o": 1
   },
   {
    "p": [
     [
      "storage",
-     73
+     63
     ]
    ],
-   "a": 57,
+   "a": 53,
    "o": 1
   },
   {
-   "i": 74
+   "i": 64
   },
   {
-   "a": 75,
+   "a": 65,
    "o": 1
   },
   {},
@@ -1393,35 +1474,129 @@ export const data = JSON.parse(String.raw`{
    "def": 1
   },
   {
+   "t": 53
+  },
+  {
    "p": [
     [
      "lastProbeTime",
-     8
+     26
     ],
     [
      "lastTransitionTime",
-     8
+     26
     ],
     [
      "message",
-     76
+     66
     ],
     [
      "reason",
-     77
+     67
     ],
     [
      "status",
-     78
+     68
     ],
     [
      "type",
-     79
+     69
     ]
    ],
    "def": 1,
    "o": 1
   },
+  {},
+  {},
+  {},
+  {},
+  {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     70
+    ],
+    [
+     "fieldsType",
+     71
+    ],
+    [
+     "fieldsV1",
+     72
+    ],
+    [
+     "manager",
+     73
+    ],
+    [
+     "operation",
+     74
+    ],
+    [
+     "subresource",
+     75
+    ],
+    [
+     "time",
+     26
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     76
+    ],
+    [
+     "blockOwnerDeletion",
+     77
+    ],
+    [
+     "controller",
+     78
+    ],
+    [
+     "kind",
+     79
+    ],
+    [
+     "name",
+     80
+    ],
+    [
+     "uid",
+     81
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {
+   "p": [
+    [
+     "key",
+     82
+    ],
+    [
+     "operator",
+     83
+    ],
+    [
+     "values",
+     84
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {},
+  {},
   {},
   {},
   {},
@@ -1441,33 +1616,9 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
-  {
-   "p": [
-    [
-     "key",
-     80
-    ],
-    [
-     "operator",
-     81
-    ],
-    [
-     "values",
-     82
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {},
-  {},
-  {},
-  {},
-  {},
-  {},
   {},
   {
-   "i": 83
+   "i": 85
   },
   {}
  ],

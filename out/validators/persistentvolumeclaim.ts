@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './persistentvolumeclaim.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'PersistentVolumeClaim',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a PersistentVolumeClaim: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a PersistentVolumeClaim: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -46,41 +48,38 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r11 = R[11];
   const r12 = R[12];
   const r13 = R[13];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k65 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const sf84 = H.stringFormat('quantity')!;
-  const k85 = 'quantity';
-  const sf92 = H.stringFormat('quantity')!;
-  const k93 = 'quantity';
-  const sf95 = H.stringFormat('quantity')!;
-  const k96 = 'quantity';
-  const ok118 = H.fastSyntax['dns1123Subdomain']!;
-  const ok121 = H.fastSyntax['dns1123Subdomain']!;
-  const k123 = ': supported values: "Block", "Filesystem"';
-  const k133 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const ok138 = H.fastSyntax['qualifiedName']!;
-  const sf143 = H.stringFormat('quantity')!;
-  const k144 = 'quantity';
-  const ok145 = H.fastSyntax['qualifiedName']!;
-  const sf149 = H.stringFormat('quantity')!;
-  const k150 = 'quantity';
-  const sf156 = H.stringFormat('date-time')!;
-  const k157 = 'date-time';
-  const sf159 = H.stringFormat('date-time')!;
-  const k160 = 'date-time';
-  const k165 = ['type'];
-  const k170 = ': supported values: "Pending", "InProgress", "Infeasible"';
-  const k173 = ': supported values: "Pending", "Bound", "Lost"';
+  const r14 = R[14];
+  const r15 = R[15];
+  const r16 = R[16];
+  const r17 = R[17];
+  const r18 = R[18];
+  const r19 = R[19];
+  const s3 = S['ObjectMeta']!;
+  const k14 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const sf33 = H.stringFormat('quantity')!;
+  const k34 = 'quantity';
+  const sf41 = H.stringFormat('quantity')!;
+  const k42 = 'quantity';
+  const sf44 = H.stringFormat('quantity')!;
+  const k45 = 'quantity';
+  const ok64 = H.fastSyntax['labelValue']!;
+  const ok71 = H.fastSyntax['dns1123Subdomain']!;
+  const ok74 = H.fastSyntax['dns1123Subdomain']!;
+  const k76 = ': supported values: "Block", "Filesystem"';
+  const k86 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const ok91 = H.fastSyntax['qualifiedName']!;
+  const sf96 = H.stringFormat('quantity')!;
+  const k97 = 'quantity';
+  const ok98 = H.fastSyntax['qualifiedName']!;
+  const sf105 = H.stringFormat('quantity')!;
+  const k106 = 'quantity';
+  const sf112 = H.stringFormat('date-time')!;
+  const k113 = 'date-time';
+  const sf115 = H.stringFormat('date-time')!;
+  const k116 = 'date-time';
+  const k121 = ['type'];
+  const k126 = ': supported values: "Pending", "InProgress", "Infeasible"';
+  const k129 = ': supported values: "Pending", "Bound", "Lost"';
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeClaim
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -99,195 +98,199 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-                H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+              if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
+                H.typeErr(c, c.pathAt(d + 1), y6, 'object');
               else {
-                const oo59: any = ov58 !== undefined && H.isObject(ov58) ? ov58 : undefined;
-                for (const k60 in y57) {
-                  switch (k60.length) {
+                const oo8: any = ov7 !== undefined && H.isObject(ov7) ? ov7 : undefined;
+                for (const k9 in y6) {
+                  switch (k9.length) {
                     case 11:
-                      if (k60 === 'accessModes') {
-                        const y61: any = y57[k60];
-                        const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      if (k9 === 'accessModes') {
+                        const y10: any = y6[k9];
+                        const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'accessModes';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y61)) H.typeErr(c, c.pathAt(d + 2), y61, 'array');
+                        if (!Array.isArray(y10)) H.typeErr(c, c.pathAt(d + 2), y10, 'array');
                         else {
-                          for (let i63 = 0; i63 < y61.length; i63++) {
-                            const y64: any = y61[i63];
-                            if (!(typeof y64 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i63), y64, 'string');
+                          for (let i12 = 0; i12 < y10.length; i12++) {
+                            const y13: any = y10[i12];
+                            if (!(typeof y13 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i12), y13, 'string');
                             else {
                               if (!(
-                                y64 === 'ReadOnlyMany' ||
-                                y64 === 'ReadWriteMany' ||
-                                y64 === 'ReadWriteOnce' ||
-                                y64 === 'ReadWriteOncePod'
+                                y13 === 'ReadOnlyMany' ||
+                                y13 === 'ReadWriteMany' ||
+                                y13 === 'ReadWriteOnce' ||
+                                y13 === 'ReadWriteOncePod'
                               ))
-                                H.enumErr(c, H.pb(c.pathAt(d + 2), i63), y64, k65);
+                                H.enumErr(c, H.pb(c.pathAt(d + 2), i12), y13, k14);
                             }
                           }
-                          c.len = d + 2;
-                          r0(y61, ov62, c);
-                          c.len = d + 2;
-                          r1(y61, ov62, c);
+                          if (!H.surelyNonEmpty(y10)) {
+                            c.len = d + 2;
+                            r1(y10, ov11, c);
+                          }
+                          if (!H.fewerThanTwo(y10)) {
+                            c.len = d + 2;
+                            r2(y10, ov11, c);
+                          }
                         }
                       }
                       break;
                     case 10:
-                      if (k60 === 'dataSource') {
-                        const y66: any = y57[k60];
-                        if (!(typeof y66 === 'object' && y66 !== null && !Array.isArray(y66)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'dataSource'), y66, 'object');
+                      if (k9 === 'dataSource') {
+                        const y15: any = y6[k9];
+                        if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'dataSource'), y15, 'object');
                         else {
-                          for (const k67 in y66) {
-                            switch (k67) {
+                          for (const k16 in y15) {
+                            switch (k16) {
                               case 'apiGroup': {
-                                const y68: any = y66[k67];
-                                if (!(typeof y68 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'apiGroup'), y68, 'string');
+                                const y17: any = y15[k16];
+                                if (!(typeof y17 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'apiGroup'), y17, 'string');
                                 break;
                               }
                               case 'kind': {
-                                const y69: any = y66[k67];
-                                if (!(typeof y69 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'kind'), y69, 'string');
+                                const y18: any = y15[k16];
+                                if (!(typeof y18 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'kind'), y18, 'string');
                                 break;
                               }
                               case 'name': {
-                                const y70: any = y66[k67];
-                                if (!(typeof y70 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'name'), y70, 'string');
+                                const y19: any = y15[k16];
+                                if (!(typeof y19 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'name'), y19, 'string');
                                 break;
                               }
                             }
                           }
-                          if (!hop.call(y66, 'kind')) H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'kind'));
-                          if (!hop.call(y66, 'name')) H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'name'));
+                          if (!hop.call(y15, 'kind')) H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'kind'));
+                          if (!hop.call(y15, 'name')) H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'name'));
                         }
-                      } else if (k60 === 'volumeMode') {
-                        const y122: any = y57[k60];
-                        if (!(typeof y122 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y122, 'string');
+                      } else if (k9 === 'volumeMode') {
+                        const y75: any = y6[k9];
+                        if (!(typeof y75 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y75, 'string');
                         else {
-                          if (!(y122 === 'Block' || y122 === 'Filesystem'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y122, k123);
+                          if (!(y75 === 'Block' || y75 === 'Filesystem'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y75, k76);
                         }
-                      } else if (k60 === 'volumeName') {
-                        const y124: any = y57[k60];
-                        if (!(typeof y124 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeName'), y124, 'string');
+                      } else if (k9 === 'volumeName') {
+                        const y77: any = y6[k9];
+                        if (!(typeof y77 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeName'), y77, 'string');
                       }
                       break;
                     case 13:
-                      if (k60 === 'dataSourceRef') {
-                        const y71: any = y57[k60];
-                        if (!(typeof y71 === 'object' && y71 !== null && !Array.isArray(y71)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'dataSourceRef'), y71, 'object');
+                      if (k9 === 'dataSourceRef') {
+                        const y20: any = y6[k9];
+                        if (!(typeof y20 === 'object' && y20 !== null && !Array.isArray(y20)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'dataSourceRef'), y20, 'object');
                         else {
-                          for (const k72 in y71) {
-                            switch (k72) {
+                          for (const k21 in y20) {
+                            switch (k21) {
                               case 'apiGroup': {
-                                const y73: any = y71[k72];
-                                if (!(typeof y73 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'apiGroup'), y73, 'string');
+                                const y22: any = y20[k21];
+                                if (!(typeof y22 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'apiGroup'), y22, 'string');
                                 break;
                               }
                               case 'kind': {
-                                const y74: any = y71[k72];
-                                if (!(typeof y74 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'kind'), y74, 'string');
+                                const y23: any = y20[k21];
+                                if (!(typeof y23 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'kind'), y23, 'string');
                                 break;
                               }
                               case 'name': {
-                                const y75: any = y71[k72];
-                                if (!(typeof y75 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'name'), y75, 'string');
+                                const y24: any = y20[k21];
+                                if (!(typeof y24 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'name'), y24, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y76: any = y71[k72];
-                                if (!(typeof y76 === 'string'))
+                                const y25: any = y20[k21];
+                                if (!(typeof y25 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'namespace'),
-                                    y76,
+                                    y25,
                                     'string',
                                   );
                                 break;
                               }
                             }
                           }
-                          if (!hop.call(y71, 'kind'))
+                          if (!hop.call(y20, 'kind'))
                             H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'kind'));
-                          if (!hop.call(y71, 'name'))
+                          if (!hop.call(y20, 'name'))
                             H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSourceRef'), 'name'));
                         }
                       }
                       break;
                     case 9:
-                      if (k60 === 'resources') {
-                        const y77: any = y57[k60];
-                        const ov78: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      if (k9 === 'resources') {
+                        const y26: any = y6[k9];
+                        const ov27: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'resources';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y77 === 'object' && y77 !== null && !Array.isArray(y77)))
-                          H.typeErr(c, c.pathAt(d + 2), y77, 'object');
+                        if (!(typeof y26 === 'object' && y26 !== null && !Array.isArray(y26)))
+                          H.typeErr(c, c.pathAt(d + 2), y26, 'object');
                         else {
-                          const oo79: any = ov78 !== undefined && H.isObject(ov78) ? ov78 : undefined;
-                          for (const k80 in y77) {
-                            switch (k80) {
+                          const oo28: any = ov27 !== undefined && H.isObject(ov27) ? ov27 : undefined;
+                          for (const k29 in y26) {
+                            switch (k29) {
                               case 'limits': {
-                                const y81: any = y77[k80];
-                                if (!(typeof y81 === 'object' && y81 !== null && !Array.isArray(y81)))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'limits'), y81, 'object');
+                                const y30: any = y26[k29];
+                                if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'limits'), y30, 'object');
                                 else {
-                                  for (const k82 in y81) {
-                                    const y83: any = y81[k82];
-                                    if (!(typeof y83 === 'string'))
-                                      H.typeErr(c, H.pb(H.pj(c.pathAt(d + 2), 'limits'), k82), y83, 'string');
+                                  for (const k31 in y30) {
+                                    const y32: any = y30[k31];
+                                    if (!(typeof y32 === 'string'))
+                                      H.typeErr(c, H.pb(H.pj(c.pathAt(d + 2), 'limits'), k31), y32, 'string');
                                     else {
-                                      if (!sf84(y83))
-                                        H.strFormat(c, H.pb(H.pj(c.pathAt(d + 2), 'limits'), k82), y83, k85);
+                                      if (!sf33(y32))
+                                        H.strFormat(c, H.pb(H.pj(c.pathAt(d + 2), 'limits'), k31), y32, k34);
                                     }
                                   }
                                 }
                                 break;
                               }
                               case 'requests': {
-                                const y86: any = y77[k80];
-                                const ov87: any = oo79 !== undefined && hop.call(oo79, k80) ? oo79[k80] : undefined;
+                                const y35: any = y26[k29];
+                                const ov36: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                                 c.segs[d + 2] = 'requests';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y86 === 'object' && y86 !== null && !Array.isArray(y86)))
-                                  H.typeErr(c, c.pathAt(d + 3), y86, 'object');
+                                if (!(typeof y35 === 'object' && y35 !== null && !Array.isArray(y35)))
+                                  H.typeErr(c, c.pathAt(d + 3), y35, 'object');
                                 else {
-                                  const oo88: any = ov87 !== undefined && H.isObject(ov87) ? ov87 : undefined;
-                                  for (const k89 in y86) {
-                                    switch (k89) {
+                                  const oo37: any = ov36 !== undefined && H.isObject(ov36) ? ov36 : undefined;
+                                  for (const k38 in y35) {
+                                    switch (k38) {
                                       case 'storage': {
-                                        const y90: any = y86[k89];
-                                        const ov91: any =
-                                          oo88 !== undefined && hop.call(oo88, k89) ? oo88[k89] : undefined;
+                                        const y39: any = y35[k38];
+                                        const ov40: any =
+                                          oo37 !== undefined && hop.call(oo37, k38) ? oo37[k38] : undefined;
                                         c.segs[d + 3] = 'storage';
                                         c.kinds[d + 3] = 0;
-                                        if (!(typeof y90 === 'string')) H.typeErr(c, c.pathAt(d + 4), y90, 'string');
+                                        if (!(typeof y39 === 'string')) H.typeErr(c, c.pathAt(d + 4), y39, 'string');
                                         else {
-                                          if (!sf92(y90)) H.strFormat(c, c.pathAt(d + 4), y90, k93);
+                                          if (!sf41(y39)) H.strFormat(c, c.pathAt(d + 4), y39, k42);
                                           c.len = d + 4;
-                                          r2(y90, ov91, c);
+                                          r3(y39, ov40, c);
                                         }
                                         break;
                                       }
                                       default: {
-                                        const y94: any = y86[k89];
-                                        if (!(typeof y94 === 'string'))
-                                          H.typeErr(c, H.pb(c.pathAt(d + 3), k89), y94, 'string');
+                                        const y43: any = y35[k38];
+                                        if (!(typeof y43 === 'string'))
+                                          H.typeErr(c, H.pb(c.pathAt(d + 3), k38), y43, 'string');
                                         else {
-                                          if (!sf95(y94)) H.strFormat(c, H.pb(c.pathAt(d + 3), k89), y94, k96);
+                                          if (!sf44(y43)) H.strFormat(c, H.pb(c.pathAt(d + 3), k38), y43, k45);
                                         }
                                       }
                                     }
@@ -301,92 +304,113 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 8:
-                      if (k60 === 'selector') {
-                        const y97: any = y57[k60];
-                        const ov98: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      if (k9 === 'selector') {
+                        const y46: any = y6[k9];
+                        const ov47: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'selector';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y97 === 'object' && y97 !== null && !Array.isArray(y97)))
-                          H.typeErr(c, c.pathAt(d + 2), y97, 'object');
+                        if (!(typeof y46 === 'object' && y46 !== null && !Array.isArray(y46)))
+                          H.typeErr(c, c.pathAt(d + 2), y46, 'object');
                         else {
-                          const oo99: any = ov98 !== undefined && H.isObject(ov98) ? ov98 : undefined;
-                          for (const k100 in y97) {
-                            switch (k100) {
+                          const oo48: any = ov47 !== undefined && H.isObject(ov47) ? ov47 : undefined;
+                          for (const k49 in y46) {
+                            switch (k49) {
                               case 'matchExpressions': {
-                                const y101: any = y97[k100];
-                                const ov102: any = oo99 !== undefined && hop.call(oo99, k100) ? oo99[k100] : undefined;
+                                const y50: any = y46[k49];
+                                const ov51: any = oo48 !== undefined && hop.call(oo48, k49) ? oo48[k49] : undefined;
                                 c.segs[d + 2] = 'matchExpressions';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y101)) H.typeErr(c, c.pathAt(d + 3), y101, 'array');
+                                if (!Array.isArray(y50)) H.typeErr(c, c.pathAt(d + 3), y50, 'array');
                                 else {
-                                  for (let i103 = 0; i103 < y101.length; i103++) {
-                                    const y104: any = y101[i103];
-                                    c.segs[d + 3] = i103;
+                                  for (let i52 = 0; i52 < y50.length; i52++) {
+                                    const y53: any = y50[i52];
+                                    c.segs[d + 3] = i52;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y104 === 'object' && y104 !== null && !Array.isArray(y104)))
-                                      H.typeErr(c, c.pathAt(d + 4), y104, 'object');
+                                    if (!(typeof y53 === 'object' && y53 !== null && !Array.isArray(y53)))
+                                      H.typeErr(c, c.pathAt(d + 4), y53, 'object');
                                     else {
-                                      const oo105: any =
+                                      const oo54: any =
                                         undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                                      for (const k106 in y104) {
-                                        switch (k106) {
+                                      for (const k55 in y53) {
+                                        switch (k55) {
                                           case 'key': {
-                                            const y107: any = y104[k106];
-                                            if (!(typeof y107 === 'string'))
-                                              H.typeErr(c, H.pj(c.pathAt(d + 4), 'key'), y107, 'string');
+                                            const y56: any = y53[k55];
+                                            const ov57: any =
+                                              oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
+                                            c.segs[d + 4] = 'key';
+                                            c.kinds[d + 4] = 0;
+                                            if (!(typeof y56 === 'string'))
+                                              H.typeErr(c, c.pathAt(d + 5), y56, 'string');
+                                            else {
+                                              c.len = d + 5;
+                                              r4(y56, ov57, c);
+                                            }
                                             break;
                                           }
                                           case 'operator': {
-                                            const y108: any = y104[k106];
-                                            const ov109: any =
-                                              oo105 !== undefined && hop.call(oo105, k106) ? oo105[k106] : undefined;
+                                            const y58: any = y53[k55];
+                                            const ov59: any =
+                                              oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
                                             c.segs[d + 4] = 'operator';
                                             c.kinds[d + 4] = 0;
-                                            if (!(typeof y108 === 'string'))
-                                              H.typeErr(c, c.pathAt(d + 5), y108, 'string');
+                                            if (!(typeof y58 === 'string'))
+                                              H.typeErr(c, c.pathAt(d + 5), y58, 'string');
                                             else {
                                               c.len = d + 5;
-                                              r3(y108, ov109, c);
+                                              r5(y58, ov59, c);
                                             }
                                             break;
                                           }
                                           case 'values': {
-                                            const y110: any = y104[k106];
-                                            if (!Array.isArray(y110))
-                                              H.typeErr(c, H.pj(c.pathAt(d + 4), 'values'), y110, 'array');
+                                            const y60: any = y53[k55];
+                                            const ov61: any =
+                                              oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
+                                            c.segs[d + 4] = 'values';
+                                            c.kinds[d + 4] = 0;
+                                            if (!Array.isArray(y60)) H.typeErr(c, c.pathAt(d + 5), y60, 'array');
                                             else {
-                                              for (let i111 = 0; i111 < y110.length; i111++) {
-                                                const y112: any = y110[i111];
-                                                if (!(typeof y112 === 'string'))
-                                                  H.typeErr(
-                                                    c,
-                                                    H.pb(H.pj(c.pathAt(d + 4), 'values'), i111),
-                                                    y112,
-                                                    'string',
-                                                  );
+                                              for (let i62 = 0; i62 < y60.length; i62++) {
+                                                const y63: any = y60[i62];
+                                                c.segs[d + 5] = i62;
+                                                c.kinds[d + 5] = 1;
+                                                if (!(typeof y63 === 'string'))
+                                                  H.typeErr(c, c.pathAt(d + 6), y63, 'string');
+                                                else {
+                                                  if (typeof y63 !== 'string' || !ok64(y63)) {
+                                                    c.len = d + 6;
+                                                    r6(y63, undefined, c);
+                                                  }
+                                                }
                                               }
                                             }
                                             break;
                                           }
                                         }
                                       }
-                                      if (!hop.call(y104, 'key')) H.required(c, H.pj(c.pathAt(d + 4), 'key'));
-                                      if (!hop.call(y104, 'operator')) H.required(c, H.pj(c.pathAt(d + 4), 'operator'));
+                                      if (!hop.call(y53, 'key')) H.required(c, H.pj(c.pathAt(d + 4), 'key'));
+                                      if (!hop.call(y53, 'operator')) H.required(c, H.pj(c.pathAt(d + 4), 'operator'));
+                                      c.len = d + 4;
+                                      r7(y53, undefined, c);
                                     }
                                   }
                                 }
                                 break;
                               }
                               case 'matchLabels': {
-                                const y113: any = y97[k100];
-                                if (!(typeof y113 === 'object' && y113 !== null && !Array.isArray(y113)))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'matchLabels'), y113, 'object');
+                                const y65: any = y46[k49];
+                                const ov66: any = oo48 !== undefined && hop.call(oo48, k49) ? oo48[k49] : undefined;
+                                c.segs[d + 2] = 'matchLabels';
+                                c.kinds[d + 2] = 0;
+                                if (!(typeof y65 === 'object' && y65 !== null && !Array.isArray(y65)))
+                                  H.typeErr(c, c.pathAt(d + 3), y65, 'object');
                                 else {
-                                  for (const k114 in y113) {
-                                    const y115: any = y113[k114];
-                                    if (!(typeof y115 === 'string'))
-                                      H.typeErr(c, H.pb(H.pj(c.pathAt(d + 2), 'matchLabels'), k114), y115, 'string');
+                                  for (const k67 in y65) {
+                                    const y68: any = y65[k67];
+                                    if (!(typeof y68 === 'string'))
+                                      H.typeErr(c, H.pb(c.pathAt(d + 3), k67), y68, 'string');
                                   }
+                                  c.len = d + 3;
+                                  r8(y65, ov66, c);
                                 }
                                 break;
                               }
@@ -396,730 +420,347 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 16:
-                      if (k60 === 'storageClassName') {
-                        const y116: any = y57[k60];
-                        const ov117: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      if (k9 === 'storageClassName') {
+                        const y69: any = y6[k9];
+                        const ov70: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'storageClassName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y116 === 'string')) H.typeErr(c, c.pathAt(d + 2), y116, 'string');
+                        if (!(typeof y69 === 'string')) H.typeErr(c, c.pathAt(d + 2), y69, 'string');
                         else {
-                          if (typeof y116 !== 'string' || !ok118(y116)) {
+                          if (typeof y69 !== 'string' || !ok71(y69)) {
                             c.len = d + 2;
-                            r4(y116, ov117, c);
+                            r9(y69, ov70, c);
                           }
                         }
                       }
                       break;
                     case 25:
-                      if (k60 === 'volumeAttributesClassName') {
-                        const y119: any = y57[k60];
-                        const ov120: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      if (k9 === 'volumeAttributesClassName') {
+                        const y72: any = y6[k9];
+                        const ov73: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'volumeAttributesClassName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y119 === 'string')) H.typeErr(c, c.pathAt(d + 2), y119, 'string');
+                        if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 2), y72, 'string');
                         else {
-                          if (typeof y119 !== 'string' || !ok121(y119)) {
+                          if (typeof y72 !== 'string' || !ok74(y72)) {
                             c.len = d + 2;
-                            r5(y119, ov120, c);
+                            r10(y72, ov73, c);
                           }
                           c.len = d + 2;
-                          r6(y119, ov120, c);
+                          r11(y72, ov73, c);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y57, 'accessModes')) {
+                if (!hop.call(y6, 'accessModes')) {
                   c.segs[d + 1] = 'accessModes';
                   c.kinds[d + 1] = 0;
-                  const ov125: any =
-                    ov58 !== undefined && H.isObject(ov58) && hop.call(ov58, 'accessModes')
-                      ? ov58['accessModes']
+                  const ov78: any =
+                    ov7 !== undefined && H.isObject(ov7) && hop.call(ov7, 'accessModes')
+                      ? ov7['accessModes']
                       : undefined;
                   c.len = d + 2;
-                  r0(undefined, ov125, c);
+                  r1(undefined, ov78, c);
+                }
+                if (!H.mapHasKeys(y6, ['resources', 'requests'], ['storage'], false)) {
+                  c.len = d + 1;
+                  r12(y6, ov7, c);
                 }
                 c.len = d + 1;
-                r7(y57, ov58, c);
+                r13(y6, ov7, c);
                 c.len = d + 1;
-                r8(y57, ov58, c);
-                c.len = d + 1;
-                r9(y57, ov58, c);
+                r14(y6, ov7, c);
               }
             }
             break;
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y126: any = x[k1];
-              const ov127: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y79: any = x[k1];
+              const ov80: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y126 === 'object' && y126 !== null && !Array.isArray(y126)))
-                H.typeErr(c, c.pathAt(d + 1), y126, 'object');
+              if (!(typeof y79 === 'object' && y79 !== null && !Array.isArray(y79)))
+                H.typeErr(c, c.pathAt(d + 1), y79, 'object');
               else {
-                const oo128: any = ov127 !== undefined && H.isObject(ov127) ? ov127 : undefined;
-                for (const k129 in y126) {
-                  switch (k129.length) {
+                const oo81: any = ov80 !== undefined && H.isObject(ov80) ? ov80 : undefined;
+                for (const k82 in y79) {
+                  switch (k82.length) {
                     case 11:
-                      if (k129 === 'accessModes') {
-                        const y130: any = y126[k129];
-                        if (!Array.isArray(y130)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'accessModes'), y130, 'array');
+                      if (k82 === 'accessModes') {
+                        const y83: any = y79[k82];
+                        if (!Array.isArray(y83)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'accessModes'), y83, 'array');
                         else {
-                          for (let i131 = 0; i131 < y130.length; i131++) {
-                            const y132: any = y130[i131];
-                            if (!(typeof y132 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i131), y132, 'string');
+                          for (let i84 = 0; i84 < y83.length; i84++) {
+                            const y85: any = y83[i84];
+                            if (!(typeof y85 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i84), y85, 'string');
                             else {
                               if (!(
-                                y132 === 'ReadOnlyMany' ||
-                                y132 === 'ReadWriteMany' ||
-                                y132 === 'ReadWriteOnce' ||
-                                y132 === 'ReadWriteOncePod'
+                                y85 === 'ReadOnlyMany' ||
+                                y85 === 'ReadWriteMany' ||
+                                y85 === 'ReadWriteOnce' ||
+                                y85 === 'ReadWriteOncePod'
                               ))
-                                H.enumErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i131), y132, k133);
+                                H.enumErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i84), y85, k86);
                             }
                           }
                         }
                       }
                       break;
                     case 25:
-                      if (k129 === 'allocatedResourceStatuses') {
-                        const y134: any = y126[k129];
-                        const ov135: any = oo128 !== undefined && hop.call(oo128, k129) ? oo128[k129] : undefined;
+                      if (k82 === 'allocatedResourceStatuses') {
+                        const y87: any = y79[k82];
+                        const ov88: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
                         c.segs[d + 1] = 'allocatedResourceStatuses';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y134 === 'object' && y134 !== null && !Array.isArray(y134)))
-                          H.typeErr(c, c.pathAt(d + 2), y134, 'object');
+                        if (!(typeof y87 === 'object' && y87 !== null && !Array.isArray(y87)))
+                          H.typeErr(c, c.pathAt(d + 2), y87, 'object');
                         else {
-                          for (const k136 in y134) {
-                            const y137: any = y134[k136];
-                            if (!(typeof y137 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k136), y137, 'string');
+                          for (const k89 in y87) {
+                            const y90: any = y87[k89];
+                            if (!(typeof y90 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k89), y90, 'string');
                           }
-                          if (!H.isObject(y134) || !H.keysOk(y134, ok138)) {
+                          if (!H.isObject(y87) || !H.keysOk(y87, ok91)) {
                             c.len = d + 2;
-                            r10(y134, ov135, c);
+                            r15(y87, ov88, c);
                           }
                         }
                       }
                       break;
                     case 18:
-                      if (k129 === 'allocatedResources') {
-                        const y139: any = y126[k129];
-                        const ov140: any = oo128 !== undefined && hop.call(oo128, k129) ? oo128[k129] : undefined;
+                      if (k82 === 'allocatedResources') {
+                        const y92: any = y79[k82];
+                        const ov93: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
                         c.segs[d + 1] = 'allocatedResources';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y139 === 'object' && y139 !== null && !Array.isArray(y139)))
-                          H.typeErr(c, c.pathAt(d + 2), y139, 'object');
+                        if (!(typeof y92 === 'object' && y92 !== null && !Array.isArray(y92)))
+                          H.typeErr(c, c.pathAt(d + 2), y92, 'object');
                         else {
-                          for (const k141 in y139) {
-                            const y142: any = y139[k141];
-                            if (!(typeof y142 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k141), y142, 'string');
+                          for (const k94 in y92) {
+                            const y95: any = y92[k94];
+                            if (!(typeof y95 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k94), y95, 'string');
                             else {
-                              if (!sf143(y142)) H.strFormat(c, H.pb(c.pathAt(d + 2), k141), y142, k144);
+                              if (!sf96(y95)) H.strFormat(c, H.pb(c.pathAt(d + 2), k94), y95, k97);
                             }
                           }
-                          if (!H.isObject(y139) || !H.keysOk(y139, ok145)) {
+                          if (!H.isObject(y92) || !H.keysOk(y92, ok98)) {
                             c.len = d + 2;
-                            r11(y139, ov140, c);
+                            r16(y92, ov93, c);
                           }
                         }
-                      } else if (k129 === 'modifyVolumeStatus') {
-                        const y167: any = y126[k129];
-                        if (!(typeof y167 === 'object' && y167 !== null && !Array.isArray(y167)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), y167, 'object');
+                      } else if (k82 === 'modifyVolumeStatus') {
+                        const y123: any = y79[k82];
+                        if (!(typeof y123 === 'object' && y123 !== null && !Array.isArray(y123)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), y123, 'object');
                         else {
-                          for (const k168 in y167) {
-                            switch (k168) {
+                          for (const k124 in y123) {
+                            switch (k124) {
                               case 'status': {
-                                const y169: any = y167[k168];
-                                if (!(typeof y169 === 'string'))
+                                const y125: any = y123[k124];
+                                if (!(typeof y125 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'),
-                                    y169,
+                                    y125,
                                     'string',
                                   );
                                 else {
-                                  if (!(y169 === 'Pending' || y169 === 'InProgress' || y169 === 'Infeasible'))
+                                  if (!(y125 === 'Pending' || y125 === 'InProgress' || y125 === 'Infeasible'))
                                     H.enumErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'),
-                                      y169,
-                                      k170,
+                                      y125,
+                                      k126,
                                     );
                                 }
                                 break;
                               }
                               case 'targetVolumeAttributesClassName': {
-                                const y171: any = y167[k168];
-                                if (!(typeof y171 === 'string'))
+                                const y127: any = y123[k124];
+                                if (!(typeof y127 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(
                                       H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'),
                                       'targetVolumeAttributesClassName',
                                     ),
-                                    y171,
+                                    y127,
                                     'string',
                                   );
                                 break;
                               }
                             }
                           }
-                          if (!hop.call(y167, 'status'))
+                          if (!hop.call(y123, 'status'))
                             H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'));
                         }
                       }
                       break;
                     case 8:
-                      if (k129 === 'capacity') {
-                        const y146: any = y126[k129];
-                        if (!(typeof y146 === 'object' && y146 !== null && !Array.isArray(y146)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'capacity'), y146, 'object');
+                      if (k82 === 'capacity') {
+                        const y99: any = y79[k82];
+                        const ov100: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
+                        c.segs[d + 1] = 'capacity';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y99 === 'object' && y99 !== null && !Array.isArray(y99)))
+                          H.typeErr(c, c.pathAt(d + 2), y99, 'object');
                         else {
-                          for (const k147 in y146) {
-                            const y148: any = y146[k147];
-                            if (!(typeof y148 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'capacity'), k147), y148, 'string');
+                          const oo101: any = ov100 !== undefined && H.isObject(ov100) ? ov100 : undefined;
+                          for (const k102 in y99) {
+                            const y103: any = y99[k102];
+                            const ov104: any = oo101 !== undefined && hop.call(oo101, k102) ? oo101[k102] : undefined;
+                            c.segs[d + 2] = k102;
+                            c.kinds[d + 2] = 2;
+                            if (!(typeof y103 === 'string')) H.typeErr(c, c.pathAt(d + 3), y103, 'string');
                             else {
-                              if (!sf149(y148))
-                                H.strFormat(c, H.pb(H.pj(c.pathAt(d + 1), 'capacity'), k147), y148, k150);
+                              if (!sf105(y103)) H.strFormat(c, c.pathAt(d + 3), y103, k106);
                             }
+                            c.len = d + 3;
+                            r17(y103, ov104, c);
                           }
                         }
                       }
                       break;
                     case 10:
-                      if (k129 === 'conditions') {
-                        const y151: any = y126[k129];
-                        if (!Array.isArray(y151)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y151, 'array');
+                      if (k82 === 'conditions') {
+                        const y107: any = y79[k82];
+                        if (!Array.isArray(y107)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y107, 'array');
                         else {
-                          for (let i152 = 0; i152 < y151.length; i152++) {
-                            const y153: any = y151[i152];
-                            if (!(typeof y153 === 'object' && y153 !== null && !Array.isArray(y153)))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), y153, 'object');
+                          for (let i108 = 0; i108 < y107.length; i108++) {
+                            const y109: any = y107[i108];
+                            if (!(typeof y109 === 'object' && y109 !== null && !Array.isArray(y109)))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), y109, 'object');
                             else {
-                              for (const k154 in y153) {
-                                switch (k154.length) {
+                              for (const k110 in y109) {
+                                switch (k110.length) {
                                   case 13:
-                                    if (k154 === 'lastProbeTime') {
-                                      const y155: any = y153[k154];
-                                      if (!(typeof y155 === 'string'))
+                                    if (k110 === 'lastProbeTime') {
+                                      const y111: any = y109[k110];
+                                      if (!(typeof y111 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'lastProbeTime'),
-                                          y155,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastProbeTime'),
+                                          y111,
                                           'string',
                                         );
                                       else {
-                                        if (!sf156(y155))
+                                        if (!sf112(y111))
                                           H.strFormat(
                                             c,
-                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'lastProbeTime'),
-                                            y155,
-                                            k157,
+                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastProbeTime'),
+                                            y111,
+                                            k113,
                                           );
                                       }
                                     }
                                     break;
                                   case 18:
-                                    if (k154 === 'lastTransitionTime') {
-                                      const y158: any = y153[k154];
-                                      if (!(typeof y158 === 'string'))
+                                    if (k110 === 'lastTransitionTime') {
+                                      const y114: any = y109[k110];
+                                      if (!(typeof y114 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'lastTransitionTime'),
-                                          y158,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastTransitionTime'),
+                                          y114,
                                           'string',
                                         );
                                       else {
-                                        if (!sf159(y158))
+                                        if (!sf115(y114))
                                           H.strFormat(
                                             c,
-                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'lastTransitionTime'),
-                                            y158,
-                                            k160,
+                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastTransitionTime'),
+                                            y114,
+                                            k116,
                                           );
                                       }
                                     }
                                     break;
                                   case 7:
-                                    if (k154 === 'message') {
-                                      const y161: any = y153[k154];
-                                      if (!(typeof y161 === 'string'))
+                                    if (k110 === 'message') {
+                                      const y117: any = y109[k110];
+                                      if (!(typeof y117 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'message'),
-                                          y161,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'message'),
+                                          y117,
                                           'string',
                                         );
                                     }
                                     break;
                                   case 6:
-                                    if (k154 === 'reason') {
-                                      const y162: any = y153[k154];
-                                      if (!(typeof y162 === 'string'))
+                                    if (k110 === 'reason') {
+                                      const y118: any = y109[k110];
+                                      if (!(typeof y118 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'reason'),
-                                          y162,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'reason'),
+                                          y118,
                                           'string',
                                         );
-                                    } else if (k154 === 'status') {
-                                      const y163: any = y153[k154];
-                                      if (!(typeof y163 === 'string'))
+                                    } else if (k110 === 'status') {
+                                      const y119: any = y109[k110];
+                                      if (!(typeof y119 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'status'),
-                                          y163,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'status'),
+                                          y119,
                                           'string',
                                         );
                                     }
                                     break;
                                   case 4:
-                                    if (k154 === 'type') {
-                                      const y164: any = y153[k154];
-                                      if (!(typeof y164 === 'string'))
+                                    if (k110 === 'type') {
+                                      const y120: any = y109[k110];
+                                      if (!(typeof y120 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'type'),
-                                          y164,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'type'),
+                                          y120,
                                           'string',
                                         );
                                     }
                                     break;
                                 }
                               }
-                              if (!hop.call(y153, 'type'))
-                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'type'));
-                              if (!hop.call(y153, 'status'))
-                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i152), 'status'));
+                              if (!hop.call(y109, 'type'))
+                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'type'));
+                              if (!hop.call(y109, 'status'))
+                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'status'));
                             }
                           }
-                          if (y151.length > 1 && H.mapHasDup(y151, k165))
-                            H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y151, k165);
+                          if (y107.length > 1 && H.mapHasDup(y107, k121))
+                            H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y107, k121);
                         }
                       }
                       break;
                     case 32:
-                      if (k129 === 'currentVolumeAttributesClassName') {
-                        const y166: any = y126[k129];
-                        if (!(typeof y166 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'currentVolumeAttributesClassName'), y166, 'string');
+                      if (k82 === 'currentVolumeAttributesClassName') {
+                        const y122: any = y79[k82];
+                        if (!(typeof y122 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'currentVolumeAttributesClassName'), y122, 'string');
                       }
                       break;
                     case 5:
-                      if (k129 === 'phase') {
-                        const y172: any = y126[k129];
-                        if (!(typeof y172 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'phase'), y172, 'string');
+                      if (k82 === 'phase') {
+                        const y128: any = y79[k82];
+                        if (!(typeof y128 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'phase'), y128, 'string');
                         else {
-                          if (!(y172 === 'Pending' || y172 === 'Bound' || y172 === 'Lost'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'phase'), y172, k173);
+                          if (!(y128 === 'Pending' || y128 === 'Bound' || y128 === 'Lost'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'phase'), y128, k129);
                         }
                       }
                       break;
@@ -1131,15 +772,15 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
         }
       }
       c.len = d;
-      r12(x, o, c);
+      r18(x, o, c);
     }
   }
-  function f83(x: any, o: any, c: ValidationContext, d: number): void {
+  function f87(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r13(x, o, c);
+    r19(x, o, c);
   }
-  return f83;
+  return f87;
 }
 
 /**
@@ -1148,217 +789,101 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean => ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(A.S(s)),
-  (s: any, o: any): boolean => A.B(A.S(s) === A.S(o)) || A.B(A.S(s) !== A.S('')),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'dataSource'))) ||
-        A.B(
-          A.B(A.has(A.sel(s, 'dataSource'), 'apiGroup')) &&
-            A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup')) !== A.S('')),
-        ),
-    ) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'dataSource'), 'kind')) &&
-        A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'kind')) === A.S('PersistentVolumeClaim')),
-    ),
+    !['In', 'NotIn'].includes(A.S(A.sel(s, 'operator'))) || (A.has(s, 'values') && A.L(A.sel(s, 'values')).length > 0),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'dataSourceRef'))) ||
-        A.B(
-          A.B(A.has(A.sel(s, 'dataSourceRef'), 'apiGroup')) &&
-            A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup')) !== A.S('')),
-        ),
-    ) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'dataSourceRef'), 'kind')) &&
-        A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'kind')) === A.S('PersistentVolumeClaim')),
-    ),
+    !['Exists', 'DoesNotExist'].includes(A.S(A.sel(s, 'operator'))) ||
+    !A.has(s, 'values') ||
+    A.L(A.sel(s, 'values')).length === 0,
+  (s: any, o: any): boolean => A.S(s) === A.S(o) || A.S(s) !== '',
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'dataSource'))) || A.B(!A.B(A.has(A.sel(s, 'dataSource'), 'apiGroup')))) ||
-        A.B(A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup')) === A.S('')),
-    ) || A.B(!A.B(!A.dns1123Subdomain(A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup'))))),
+    !A.has(s, 'dataSource') ||
+    (A.has(A.sel(s, 'dataSource'), 'apiGroup') && A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup')) !== '') ||
+    (A.has(A.sel(s, 'dataSource'), 'kind') && A.S(A.sel(A.sel(s, 'dataSource'), 'kind')) === 'PersistentVolumeClaim'),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'dataSourceRef'))) || A.B(!A.B(A.has(A.sel(s, 'dataSourceRef'), 'apiGroup')))) ||
-        A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup')) === A.S('')),
-    ) || A.B(!A.B(!A.dns1123Subdomain(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup'))))),
+    !A.has(s, 'dataSourceRef') ||
+    (A.has(A.sel(s, 'dataSourceRef'), 'apiGroup') && A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup')) !== '') ||
+    (A.has(A.sel(s, 'dataSourceRef'), 'kind') &&
+      A.S(A.sel(A.sel(s, 'dataSourceRef'), 'kind')) === 'PersistentVolumeClaim'),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'dataSourceRef'))) || A.B(!A.B(A.has(A.sel(s, 'dataSourceRef'), 'namespace')))) ||
-        A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace')) === A.S('')),
-    ) || A.B(!A.B(!A.dns1123Label(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace'))))),
+    !A.has(s, 'dataSource') ||
+    !A.has(A.sel(s, 'dataSource'), 'apiGroup') ||
+    A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup')) === '' ||
+    !!A.dns1123Subdomain(A.S(A.sel(A.sel(s, 'dataSource'), 'apiGroup'))),
   (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.B(A.B(A.has(s, 'dataSourceRef')) && A.B(A.has(A.sel(s, 'dataSourceRef'), 'namespace'))) &&
-          A.B(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace')) !== A.S('')),
-      ),
-    ) || A.B(!A.B(A.has(s, 'dataSource'))),
+    !A.has(s, 'dataSourceRef') ||
+    !A.has(A.sel(s, 'dataSourceRef'), 'apiGroup') ||
+    A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup')) === '' ||
+    !!A.dns1123Subdomain(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'apiGroup'))),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(o, 'volumeAttributesClassName'))) || A.B(A.has(s, 'volumeAttributesClassName')),
+    !A.has(s, 'dataSourceRef') ||
+    !A.has(A.sel(s, 'dataSourceRef'), 'namespace') ||
+    A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace')) === '' ||
+    !!A.dns1123Label(A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace'))),
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'spec'))) || A.B(!A.B(A.has(o, 'spec')))) ||
-    A.B(
-      A.B(
-        A.B(
-          A.B(
-            A.B(
-              A.B(A.B(A.has(A.sel(s, 'spec'), 'accessModes')) === A.B(A.has(A.sel(o, 'spec'), 'accessModes'))) &&
-                A.B(
-                  A.B(!A.B(A.has(A.sel(s, 'spec'), 'accessModes'))) ||
-                    A.B(A.eq(A.sel(A.sel(s, 'spec'), 'accessModes'), A.sel(A.sel(o, 'spec'), 'accessModes'))),
-                ),
-            ) &&
-              A.B(
-                A.B(A.B(A.has(A.sel(s, 'spec'), 'selector')) === A.B(A.has(A.sel(o, 'spec'), 'selector'))) &&
-                  A.B(
-                    A.B(!A.B(A.has(A.sel(s, 'spec'), 'selector'))) ||
-                      A.B(A.eq(A.sel(A.sel(s, 'spec'), 'selector'), A.sel(A.sel(o, 'spec'), 'selector'))),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(A.B(A.has(A.sel(s, 'spec'), 'dataSource')) === A.B(A.has(A.sel(o, 'spec'), 'dataSource'))) &&
-                A.B(
-                  A.B(!A.B(A.has(A.sel(s, 'spec'), 'dataSource'))) ||
-                    A.B(A.eq(A.sel(A.sel(s, 'spec'), 'dataSource'), A.sel(A.sel(o, 'spec'), 'dataSource'))),
-                ),
-            ),
-        ) &&
-          A.B(
-            A.B(A.B(A.has(A.sel(s, 'spec'), 'dataSourceRef')) === A.B(A.has(A.sel(o, 'spec'), 'dataSourceRef'))) &&
-              A.B(
-                A.B(!A.B(A.has(A.sel(s, 'spec'), 'dataSourceRef'))) ||
-                  A.B(A.eq(A.sel(A.sel(s, 'spec'), 'dataSourceRef'), A.sel(A.sel(o, 'spec'), 'dataSourceRef'))),
-              ),
-          ),
-      ) &&
-        A.B(
-          A.B(A.B(A.has(A.sel(s, 'spec'), 'volumeMode')) === A.B(A.has(A.sel(o, 'spec'), 'volumeMode'))) &&
-            A.B(
-              A.B(!A.B(A.has(A.sel(s, 'spec'), 'volumeMode'))) ||
-                A.B(A.S(A.sel(A.sel(s, 'spec'), 'volumeMode')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeMode'))),
-            ),
-        ),
-    ),
+    !(
+      A.has(s, 'dataSourceRef') &&
+      A.has(A.sel(s, 'dataSourceRef'), 'namespace') &&
+      A.S(A.sel(A.sel(s, 'dataSourceRef'), 'namespace')) !== ''
+    ) || !A.has(s, 'dataSource'),
+  (s: any, o: any): boolean => !A.has(o, 'volumeAttributesClassName') || A.has(s, 'volumeAttributesClassName'),
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'spec'))) || A.B(!A.B(A.has(o, 'spec')))) ||
-    A.B(
-      A.B(
-        A.B(
-          A.B(
-            A.B(
-              A.B(
-                A.B(A.has(A.sel(s, 'spec'), 'resources')) && A.B(A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'limits')),
-              ) ===
-                A.B(
-                  A.B(A.has(A.sel(o, 'spec'), 'resources')) &&
-                    A.B(A.has(A.sel(A.sel(o, 'spec'), 'resources'), 'limits')),
-                ),
-            ) &&
-              A.B(
-                A.B(
-                  !A.B(
-                    A.B(A.has(A.sel(s, 'spec'), 'resources')) &&
-                      A.B(A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'limits')),
-                  ),
-                ) ||
-                  A.B(
-                    A.eq(
-                      A.sel(A.sel(A.sel(s, 'spec'), 'resources'), 'limits'),
-                      A.sel(A.sel(A.sel(o, 'spec'), 'resources'), 'limits'),
-                    ),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(
-                A.B(!A.B(A.has(A.sel(o, 'spec'), 'volumeName'))) ||
-                  A.B(A.S(A.sel(A.sel(o, 'spec'), 'volumeName')) === A.S('')),
-              ) ||
-                A.B(
-                  A.B(A.B(A.has(A.sel(s, 'spec'), 'volumeName')) === A.B(A.has(A.sel(o, 'spec'), 'volumeName'))) &&
-                    A.B(
-                      A.B(!A.B(A.has(A.sel(s, 'spec'), 'volumeName'))) ||
-                        A.B(A.S(A.sel(A.sel(s, 'spec'), 'volumeName')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeName'))),
-                    ),
-                ),
-            ),
-        ) &&
-          A.B(
-            A.B(!A.B(A.has(A.sel(o, 'spec'), 'storageClassName'))) ||
-              A.B(
-                A.B(
-                  A.B(A.has(A.sel(s, 'spec'), 'storageClassName')) === A.B(A.has(A.sel(o, 'spec'), 'storageClassName')),
-                ) &&
-                  A.B(
-                    A.B(!A.B(A.has(A.sel(s, 'spec'), 'storageClassName'))) ||
-                      A.B(
-                        A.S(A.sel(A.sel(s, 'spec'), 'storageClassName')) ===
-                          A.S(A.sel(A.sel(o, 'spec'), 'storageClassName')),
-                      ),
-                  ),
-              ),
-          ),
-      ) &&
-        A.B(
-          A.B(
-            A.B(A.B(A.has(s, 'status')) && A.B(A.has(A.sel(s, 'status'), 'phase'))) &&
-              A.B(A.S(A.sel(A.sel(s, 'status'), 'phase')) === A.S('Bound')),
-          )
-            ? A.B(A.has(A.sel(s, 'spec'), 'volumeAttributesClassName')) ||
-                A.B(!A.B(A.has(A.sel(o, 'spec'), 'volumeAttributesClassName')))
-            : A.B(
-                A.B(
-                  A.B(
-                    A.B(A.has(A.sel(s, 'spec'), 'resources')) &&
-                      A.B(A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'requests')),
-                  ) ===
-                    A.B(
-                      A.B(A.has(A.sel(o, 'spec'), 'resources')) &&
-                        A.B(A.has(A.sel(A.sel(o, 'spec'), 'resources'), 'requests')),
-                    ),
-                ) &&
-                  A.B(
-                    A.B(
-                      !A.B(
-                        A.B(A.has(A.sel(s, 'spec'), 'resources')) &&
-                          A.B(A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'requests')),
-                      ),
-                    ) ||
-                      A.B(
-                        A.eq(
-                          A.sel(A.sel(A.sel(s, 'spec'), 'resources'), 'requests'),
-                          A.sel(A.sel(A.sel(o, 'spec'), 'resources'), 'requests'),
-                        ),
-                      ),
-                  ),
-              ) &&
-                A.B(
-                  A.B(
-                    A.B(A.has(A.sel(s, 'spec'), 'volumeAttributesClassName')) ===
-                      A.B(A.has(A.sel(o, 'spec'), 'volumeAttributesClassName')),
-                  ) &&
-                    A.B(
-                      A.B(!A.B(A.has(A.sel(s, 'spec'), 'volumeAttributesClassName'))) ||
-                        A.B(
-                          A.S(A.sel(A.sel(s, 'spec'), 'volumeAttributesClassName')) ===
-                            A.S(A.sel(A.sel(o, 'spec'), 'volumeAttributesClassName')),
-                        ),
-                    ),
-                ),
-        ),
-    ),
+    !A.has(s, 'spec') ||
+    !A.has(o, 'spec') ||
+    (A.has(A.sel(s, 'spec'), 'accessModes') === A.has(A.sel(o, 'spec'), 'accessModes') &&
+      (!A.has(A.sel(s, 'spec'), 'accessModes') ||
+        A.eq(A.sel(A.sel(s, 'spec'), 'accessModes'), A.sel(A.sel(o, 'spec'), 'accessModes'))) &&
+      A.has(A.sel(s, 'spec'), 'selector') === A.has(A.sel(o, 'spec'), 'selector') &&
+      (!A.has(A.sel(s, 'spec'), 'selector') ||
+        A.eq(A.sel(A.sel(s, 'spec'), 'selector'), A.sel(A.sel(o, 'spec'), 'selector'))) &&
+      A.has(A.sel(s, 'spec'), 'dataSource') === A.has(A.sel(o, 'spec'), 'dataSource') &&
+      (!A.has(A.sel(s, 'spec'), 'dataSource') ||
+        A.eq(A.sel(A.sel(s, 'spec'), 'dataSource'), A.sel(A.sel(o, 'spec'), 'dataSource'))) &&
+      A.has(A.sel(s, 'spec'), 'dataSourceRef') === A.has(A.sel(o, 'spec'), 'dataSourceRef') &&
+      (!A.has(A.sel(s, 'spec'), 'dataSourceRef') ||
+        A.eq(A.sel(A.sel(s, 'spec'), 'dataSourceRef'), A.sel(A.sel(o, 'spec'), 'dataSourceRef'))) &&
+      A.has(A.sel(s, 'spec'), 'volumeMode') === A.has(A.sel(o, 'spec'), 'volumeMode') &&
+      (!A.has(A.sel(s, 'spec'), 'volumeMode') ||
+        A.S(A.sel(A.sel(s, 'spec'), 'volumeMode')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeMode')))),
   (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'spec'))) || A.B(!A.B(A.has(o, 'spec')))) ||
-    A.B(
-      A.B(A.B(A.has(A.sel(s, 'spec'), 'volumeMode')) === A.B(A.has(A.sel(o, 'spec'), 'volumeMode'))) &&
-        A.B(
-          A.B(!A.B(A.has(A.sel(s, 'spec'), 'volumeMode'))) ||
-            A.B(A.S(A.sel(A.sel(s, 'spec'), 'volumeMode')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeMode'))),
-        ),
-    ),
+    !A.has(s, 'spec') ||
+    !A.has(o, 'spec') ||
+    ((A.has(A.sel(s, 'spec'), 'resources') && A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'limits')) ===
+      (A.has(A.sel(o, 'spec'), 'resources') && A.has(A.sel(A.sel(o, 'spec'), 'resources'), 'limits')) &&
+      (!(A.has(A.sel(s, 'spec'), 'resources') && A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'limits')) ||
+        A.eq(
+          A.sel(A.sel(A.sel(s, 'spec'), 'resources'), 'limits'),
+          A.sel(A.sel(A.sel(o, 'spec'), 'resources'), 'limits'),
+        )) &&
+      (!A.has(A.sel(o, 'spec'), 'volumeName') ||
+        A.S(A.sel(A.sel(o, 'spec'), 'volumeName')) === '' ||
+        (A.has(A.sel(s, 'spec'), 'volumeName') === A.has(A.sel(o, 'spec'), 'volumeName') &&
+          (!A.has(A.sel(s, 'spec'), 'volumeName') ||
+            A.S(A.sel(A.sel(s, 'spec'), 'volumeName')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeName'))))) &&
+      (!A.has(A.sel(o, 'spec'), 'storageClassName') ||
+        (A.has(A.sel(s, 'spec'), 'storageClassName') === A.has(A.sel(o, 'spec'), 'storageClassName') &&
+          (!A.has(A.sel(s, 'spec'), 'storageClassName') ||
+            A.S(A.sel(A.sel(s, 'spec'), 'storageClassName')) === A.S(A.sel(A.sel(o, 'spec'), 'storageClassName'))))) &&
+      (A.has(s, 'status') && A.has(A.sel(s, 'status'), 'phase') && A.S(A.sel(A.sel(s, 'status'), 'phase')) === 'Bound'
+        ? A.has(A.sel(s, 'spec'), 'volumeAttributesClassName') || !A.has(A.sel(o, 'spec'), 'volumeAttributesClassName')
+        : (A.has(A.sel(s, 'spec'), 'resources') && A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'requests')) ===
+            (A.has(A.sel(o, 'spec'), 'resources') && A.has(A.sel(A.sel(o, 'spec'), 'resources'), 'requests')) &&
+          (!(A.has(A.sel(s, 'spec'), 'resources') && A.has(A.sel(A.sel(s, 'spec'), 'resources'), 'requests')) ||
+            A.eq(
+              A.sel(A.sel(A.sel(s, 'spec'), 'resources'), 'requests'),
+              A.sel(A.sel(A.sel(o, 'spec'), 'resources'), 'requests'),
+            )) &&
+          A.has(A.sel(s, 'spec'), 'volumeAttributesClassName') ===
+            A.has(A.sel(o, 'spec'), 'volumeAttributesClassName') &&
+          (!A.has(A.sel(s, 'spec'), 'volumeAttributesClassName') ||
+            A.S(A.sel(A.sel(s, 'spec'), 'volumeAttributesClassName')) ===
+              A.S(A.sel(A.sel(o, 'spec'), 'volumeAttributesClassName'))))),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'spec') ||
+    !A.has(o, 'spec') ||
+    (A.has(A.sel(s, 'spec'), 'volumeMode') === A.has(A.sel(o, 'spec'), 'volumeMode') &&
+      (!A.has(A.sel(s, 'spec'), 'volumeMode') ||
+        A.S(A.sel(A.sel(s, 'spec'), 'volumeMode')) === A.S(A.sel(A.sel(o, 'spec'), 'volumeMode')))),
 ];
 
 /** The PersistentVolumeClaim validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -1373,6 +898,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -195,7 +195,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "data": {
      "type": "object",
@@ -363,6 +374,35 @@ export const data = JSON.parse(String.raw`{
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/Secret/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
   {
    "t": "rule",
    "spec": {
@@ -581,78 +621,16 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     9
-    ],
-    [
-     "creationTimestamp",
-     10
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     11
-    ],
-    [
-     "deletionTimestamp",
-     10
-    ],
-    [
-     "finalizers",
-     12
-    ],
-    [
-     "generateName",
-     13
-    ],
-    [
-     "generation",
-     14
-    ],
-    [
-     "labels",
-     15
-    ],
-    [
-     "managedFields",
-     16
-    ],
-    [
-     "name",
-     17
-    ],
-    [
-     "namespace",
-     18
-    ],
-    [
-     "ownerReferences",
-     19
-    ],
-    [
-     "resourceVersion",
-     20
-    ],
-    [
-     "selfLink",
-     21
-    ],
-    [
-     "uid",
-     22
-    ]
-   ],
-   "def": 1,
+   "t": 9,
    "o": 1
   },
   {
-   "a": 23,
+   "a": 10,
    "o": 1
   },
   {},
   {
-   "a": 24,
+   "a": 11,
    "o": 1
   },
   {
@@ -660,7 +638,75 @@ export const data = JSON.parse(String.raw`{
    "h": 1
   },
   {
-   "a": 25,
+   "p": [
+    [
+     "annotations",
+     12
+    ],
+    [
+     "creationTimestamp",
+     13
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     14
+    ],
+    [
+     "deletionTimestamp",
+     13
+    ],
+    [
+     "finalizers",
+     15
+    ],
+    [
+     "generateName",
+     16
+    ],
+    [
+     "generation",
+     17
+    ],
+    [
+     "labels",
+     18
+    ],
+    [
+     "managedFields",
+     19
+    ],
+    [
+     "name",
+     20
+    ],
+    [
+     "namespace",
+     21
+    ],
+    [
+     "ownerReferences",
+     22
+    ],
+    [
+     "resourceVersion",
+     23
+    ],
+    [
+     "selfLink",
+     24
+    ],
+    [
+     "uid",
+     25
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {},
+  {
+   "a": 26,
    "o": 1
   },
   {
@@ -668,24 +714,22 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 26
+   "i": 27
   },
   {},
   {},
   {
-   "a": 27,
+   "a": 28,
    "o": 1
   },
-  {
-   "i": 28
-  },
-  {},
-  {},
   {
    "i": 29
   },
   {},
   {},
+  {
+   "i": 30
+  },
   {},
   {},
   {},
@@ -696,31 +740,31 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     30
-    ],
-    [
-     "fieldsType",
      31
     ],
     [
-     "fieldsV1",
+     "fieldsType",
      32
     ],
     [
-     "manager",
+     "fieldsV1",
      33
     ],
     [
-     "operation",
+     "manager",
      34
     ],
     [
-     "subresource",
+     "operation",
      35
     ],
     [
+     "subresource",
+     36
+    ],
+    [
      "time",
-     10
+     13
     ]
    ],
    "def": 1,
@@ -730,27 +774,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     36
-    ],
-    [
-     "blockOwnerDeletion",
      37
     ],
     [
-     "controller",
+     "blockOwnerDeletion",
      38
     ],
     [
-     "kind",
+     "controller",
      39
     ],
     [
-     "name",
+     "kind",
      40
     ],
     [
-     "uid",
+     "name",
      41
+    ],
+    [
+     "uid",
+     42
     ]
    ],
    "def": 1,

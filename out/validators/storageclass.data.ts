@@ -198,7 +198,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "allowVolumeExpansion": {
      "type": "boolean",
@@ -223,7 +234,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "note",
        "audience": "implementers",
-       "text": "Two terms with the same key-to-values map are rejected: \u0060allowedTopologies[i].matchLabelExpressions: Duplicate value: \"\"\u0060; the uniqueBy rule catches identical terms (same expressions in the same order) and shows the expressions as the value, while upstream compares the terms as maps of key to value sets. Upstream also rejects a value repeated within one expression (\u0060Duplicate value: \"<v>\"\u0060 at matchLabelExpressions[j].values[k]).",
+       "text": "Two terms with the same key-to-values map are rejected: \u0060allowedTopologies[i].matchLabelExpressions: Duplicate value: \"\"\u0060; the uniqueBy rule catches identical terms (same expressions in the same order) and shows the expressions as the value, while upstream compares the terms as maps of key to value sets.",
        "enforcedBy": "strategy",
        "source": "upstream"
       }
@@ -368,6 +379,12 @@ export const data = JSON.parse(String.raw`{
        "rule": "nonEmpty",
        "message": "must specify as least one value for label expression",
        "source": "upstream"
+      },
+      {
+       "rule": "distinct",
+       "duplicateAt": "item",
+       "message": "values must be unique",
+       "source": "upstream"
       }
      ]
     }
@@ -401,6 +418,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/StorageClass/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "syntax",
     "syntax": "labelKey",
     "source": "upstream"
@@ -414,6 +460,18 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "nonEmpty",
     "message": "must specify as least one value for label expression",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/TopologySelectorLabelRequirement/properties/values"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "distinct",
+    "duplicateAt": "item",
+    "message": "values must be unique",
     "source": "upstream"
    },
    "site": {
@@ -589,80 +647,18 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     12
-    ],
-    [
-     "creationTimestamp",
-     13
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     14
-    ],
-    [
-     "deletionTimestamp",
-     13
-    ],
-    [
-     "finalizers",
-     15
-    ],
-    [
-     "generateName",
-     16
-    ],
-    [
-     "generation",
-     17
-    ],
-    [
-     "labels",
-     18
-    ],
-    [
-     "managedFields",
-     19
-    ],
-    [
-     "name",
-     20
-    ],
-    [
-     "namespace",
-     21
-    ],
-    [
-     "ownerReferences",
-     22
-    ],
-    [
-     "resourceVersion",
-     23
-    ],
-    [
-     "selfLink",
-     24
-    ],
-    [
-     "uid",
-     25
-    ]
-   ],
-   "def": 1,
+   "t": 12,
    "o": 1
   },
   {},
   {
-   "i": 26
+   "i": 13
   },
   {
-   "i": 27
+   "i": 14
   },
   {
-   "a": 28,
+   "a": 15,
    "o": 1
   },
   {},
@@ -675,15 +671,80 @@ export const data = JSON.parse(String.raw`{
    "h": 1
   },
   {
-   "a": 29,
+   "p": [
+    [
+     "annotations",
+     16
+    ],
+    [
+     "creationTimestamp",
+     17
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     18
+    ],
+    [
+     "deletionTimestamp",
+     17
+    ],
+    [
+     "finalizers",
+     19
+    ],
+    [
+     "generateName",
+     20
+    ],
+    [
+     "generation",
+     21
+    ],
+    [
+     "labels",
+     22
+    ],
+    [
+     "managedFields",
+     23
+    ],
+    [
+     "name",
+     24
+    ],
+    [
+     "namespace",
+     25
+    ],
+    [
+     "ownerReferences",
+     26
+    ],
+    [
+     "resourceVersion",
+     27
+    ],
+    [
+     "selfLink",
+     28
+    ],
+    [
+     "uid",
+     29
+    ]
+   ],
+   "def": 1,
    "o": 1
   },
   {
-   "def": 1
-  },
-  {},
-  {
-   "i": 30
+   "p": [
+    [
+     "matchLabelExpressions",
+     30
+    ]
+   ],
+   "def": 1,
+   "o": 1
   },
   {},
   {},
@@ -692,28 +753,32 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {
+   "def": 1
+  },
+  {},
+  {
    "i": 32
   },
   {},
   {},
   {
-   "i": 33
+   "a": 33,
+   "o": 1
+  },
+  {
+   "i": 34
+  },
+  {},
+  {},
+  {
+   "i": 35
   },
   {},
   {},
   {},
   {
-   "p": [
-    [
-     "matchLabelExpressions",
-     34
-    ]
-   ],
-   "def": 1,
-   "o": 1
+   "i": 36
   },
-  {},
-  {},
   {},
   {},
   {},
@@ -721,31 +786,31 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     35
-    ],
-    [
-     "fieldsType",
-     36
-    ],
-    [
-     "fieldsV1",
      37
     ],
     [
-     "manager",
+     "fieldsType",
      38
     ],
     [
-     "operation",
+     "fieldsV1",
      39
     ],
     [
-     "subresource",
+     "manager",
      40
     ],
     [
+     "operation",
+     41
+    ],
+    [
+     "subresource",
+     42
+    ],
+    [
      "time",
-     13
+     17
     ]
    ],
    "def": 1,
@@ -755,34 +820,45 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     41
-    ],
-    [
-     "blockOwnerDeletion",
-     42
-    ],
-    [
-     "controller",
      43
     ],
     [
-     "kind",
+     "blockOwnerDeletion",
      44
     ],
     [
-     "name",
+     "controller",
      45
     ],
     [
-     "uid",
+     "kind",
      46
+    ],
+    [
+     "name",
+     47
+    ],
+    [
+     "uid",
+     48
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 47
+   "p": [
+    [
+     "key",
+     49
+    ],
+    [
+     "values",
+     50
+    ]
+   ],
+   "def": 1,
+   "o": 1
   },
   {},
   {},
@@ -800,23 +876,9 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
-  {
-   "p": [
-    [
-     "key",
-     48
-    ],
-    [
-     "values",
-     49
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
   {},
   {
-   "i": 50
+   "i": 51
   },
   {}
  ],

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './storageclass.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'StorageClass',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a StorageClass: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a StorageClass: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -45,22 +47,13 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r10 = R[10];
   const r11 = R[11];
   const r12 = R[12];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const ok87 = H.fastSyntax['qualifiedName']!;
-  const k90 = ': supported values: "Delete", "Recycle", "Retain"';
-  const k93 = ': supported values: "Immediate", "WaitForFirstConsumer"';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // StorageClass
+  const r13 = R[13];
+  const r14 = R[14];
+  const s3 = S['ObjectMeta']!;
+  const ok36 = H.fastSyntax['qualifiedName']!;
+  const k39 = ': supported values: "Delete", "Recycle", "Retain"';
+  const k42 = ': supported values: "Immediate", "WaitForFirstConsumer"';
+  function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -71,27 +64,27 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y2: any = x[k1];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'apiVersion'), y2, 'string');
             } else if (k1 === 'parameters') {
-              const y80: any = x[k1];
-              const ov81: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y29: any = x[k1];
+              const ov30: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'parameters';
               c.kinds[d] = 0;
-              if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
-                H.typeErr(c, c.pathAt(d + 1), y80, 'object');
+              if (!(typeof y29 === 'object' && y29 !== null && !Array.isArray(y29)))
+                H.typeErr(c, c.pathAt(d + 1), y29, 'object');
               else {
-                let n82 = 0;
-                for (const k83 in y80) {
-                  n82++;
-                  const y84: any = y80[k83];
-                  if (!(typeof y84 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k83), y84, 'string');
+                let n31 = 0;
+                for (const k32 in y29) {
+                  n31++;
+                  const y33: any = y29[k32];
+                  if (!(typeof y33 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k32), y33, 'string');
                 }
-                if (n82 > 512) H.tooMany(c, c.pathAt(d + 1), n82, 512);
+                if (n31 > 512) H.tooMany(c, c.pathAt(d + 1), n31, 512);
                 c.len = d + 1;
-                r4(y80, ov81, c);
+                r6(y29, ov30, c);
                 c.len = d + 1;
-                r5(y80, ov81, c);
+                r7(y29, ov30, c);
                 if (c.update) {
                   c.len = d + 1;
-                  r6(y80, ov81, c);
+                  r8(y29, ov30, c);
                 }
               }
             }
@@ -105,495 +98,111 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 20:
             if (k1 === 'allowVolumeExpansion') {
-              const y57: any = x[k1];
-              if (!(typeof y57 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'allowVolumeExpansion'), y57, 'boolean');
+              const y6: any = x[k1];
+              if (!(typeof y6 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'allowVolumeExpansion'), y6, 'boolean');
             }
             break;
           case 17:
             if (k1 === 'allowedTopologies') {
-              const y58: any = x[k1];
-              const ov59: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y7: any = x[k1];
+              const ov8: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'allowedTopologies';
               c.kinds[d] = 0;
-              if (!Array.isArray(y58)) H.typeErr(c, c.pathAt(d + 1), y58, 'array');
+              if (!Array.isArray(y7)) H.typeErr(c, c.pathAt(d + 1), y7, 'array');
               else {
-                for (let i60 = 0; i60 < y58.length; i60++) {
-                  const y61: any = y58[i60];
-                  c.segs[d + 1] = i60;
+                for (let i9 = 0; i9 < y7.length; i9++) {
+                  const y10: any = y7[i9];
+                  c.segs[d + 1] = i9;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y61 === 'object' && y61 !== null && !Array.isArray(y61)))
-                    H.typeErr(c, c.pathAt(d + 2), y61, 'object');
+                  if (!(typeof y10 === 'object' && y10 !== null && !Array.isArray(y10)))
+                    H.typeErr(c, c.pathAt(d + 2), y10, 'object');
                   else {
-                    const oo62: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k63 in y61) {
-                      switch (k63) {
+                    const oo11: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k12 in y10) {
+                      switch (k12) {
                         case 'matchLabelExpressions': {
-                          const y64: any = y61[k63];
-                          const ov65: any = oo62 !== undefined && hop.call(oo62, k63) ? oo62[k63] : undefined;
+                          const y13: any = y10[k12];
+                          const ov14: any = oo11 !== undefined && hop.call(oo11, k12) ? oo11[k12] : undefined;
                           c.segs[d + 2] = 'matchLabelExpressions';
                           c.kinds[d + 2] = 0;
-                          if (!Array.isArray(y64)) H.typeErr(c, c.pathAt(d + 3), y64, 'array');
+                          if (!Array.isArray(y13)) H.typeErr(c, c.pathAt(d + 3), y13, 'array');
                           else {
-                            for (let i66 = 0; i66 < y64.length; i66++) {
-                              const y67: any = y64[i66];
-                              c.segs[d + 3] = i66;
+                            for (let i15 = 0; i15 < y13.length; i15++) {
+                              const y16: any = y13[i15];
+                              c.segs[d + 3] = i15;
                               c.kinds[d + 3] = 1;
-                              if (!(typeof y67 === 'object' && y67 !== null && !Array.isArray(y67)))
-                                H.typeErr(c, c.pathAt(d + 4), y67, 'object');
+                              if (!(typeof y16 === 'object' && y16 !== null && !Array.isArray(y16)))
+                                H.typeErr(c, c.pathAt(d + 4), y16, 'object');
                               else {
-                                const oo68: any =
+                                const oo17: any =
                                   undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                                for (const k69 in y67) {
-                                  switch (k69) {
+                                for (const k18 in y16) {
+                                  switch (k18) {
                                     case 'key': {
-                                      const y70: any = y67[k69];
-                                      const ov71: any =
-                                        oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                      const y19: any = y16[k18];
+                                      const ov20: any =
+                                        oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                       c.segs[d + 4] = 'key';
                                       c.kinds[d + 4] = 0;
-                                      if (!(typeof y70 === 'string')) H.typeErr(c, c.pathAt(d + 5), y70, 'string');
+                                      if (!(typeof y19 === 'string')) H.typeErr(c, c.pathAt(d + 5), y19, 'string');
                                       else {
                                         c.len = d + 5;
-                                        r0(y70, ov71, c);
+                                        r1(y19, ov20, c);
                                       }
                                       break;
                                     }
                                     case 'values': {
-                                      const y72: any = y67[k69];
-                                      const ov73: any =
-                                        oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                                      const y21: any = y16[k18];
+                                      const ov22: any =
+                                        oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                       c.segs[d + 4] = 'values';
                                       c.kinds[d + 4] = 0;
-                                      if (!Array.isArray(y72)) H.typeErr(c, c.pathAt(d + 5), y72, 'array');
+                                      if (!Array.isArray(y21)) H.typeErr(c, c.pathAt(d + 5), y21, 'array');
                                       else {
-                                        for (let i74 = 0; i74 < y72.length; i74++) {
-                                          const y75: any = y72[i74];
-                                          if (!(typeof y75 === 'string'))
-                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i74), y75, 'string');
+                                        for (let i23 = 0; i23 < y21.length; i23++) {
+                                          const y24: any = y21[i23];
+                                          if (!(typeof y24 === 'string'))
+                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i23), y24, 'string');
                                         }
-                                        c.len = d + 5;
-                                        r1(y72, ov73, c);
+                                        if (!H.surelyNonEmpty(y21)) {
+                                          c.len = d + 5;
+                                          r2(y21, ov22, c);
+                                        }
+                                        if (!H.fewerThanTwo(y21)) {
+                                          c.len = d + 5;
+                                          r3(y21, ov22, c);
+                                        }
                                       }
                                       break;
                                     }
                                   }
                                 }
-                                if (!hop.call(y67, 'key')) H.required(c, H.pj(c.pathAt(d + 4), 'key'));
-                                if (!hop.call(y67, 'values')) {
+                                if (!hop.call(y16, 'key')) H.required(c, H.pj(c.pathAt(d + 4), 'key'));
+                                if (!hop.call(y16, 'values')) {
                                   c.segs[d + 4] = 'values';
                                   c.kinds[d + 4] = 0;
-                                  const ov76: any = undefined;
+                                  const ov25: any = undefined;
                                   c.len = d + 5;
-                                  r1(undefined, ov76, c);
+                                  r2(undefined, ov25, c);
                                 }
                               }
                             }
-                            c.len = d + 3;
-                            r2(y64, ov65, c);
+                            if (!H.fewerThanTwo(y13)) {
+                              c.len = d + 3;
+                              r4(y13, ov14, c);
+                            }
                           }
                           break;
                         }
@@ -601,72 +210,74 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                     }
                   }
                 }
-                c.len = d + 1;
-                r3(y58, ov59, c);
+                if (!H.fewerThanTwo(y7)) {
+                  c.len = d + 1;
+                  r5(y7, ov8, c);
+                }
               }
             } else if (k1 === 'volumeBindingMode') {
-              const y91: any = x[k1];
-              const ov92: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y40: any = x[k1];
+              const ov41: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'volumeBindingMode';
               c.kinds[d] = 0;
-              if (!(typeof y91 === 'string')) H.typeErr(c, c.pathAt(d + 1), y91, 'string');
+              if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 1), y40, 'string');
               else {
-                if (!(y91 === 'Immediate' || y91 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y91, k93);
+                if (!(y40 === 'Immediate' || y40 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y40, k42);
                 if (c.update) {
                   c.len = d + 1;
-                  r11(y91, ov92, c);
+                  r13(y40, ov41, c);
                 }
               }
             }
             break;
           case 12:
             if (k1 === 'mountOptions') {
-              const y77: any = x[k1];
-              if (!Array.isArray(y77)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y77, 'array');
+              const y26: any = x[k1];
+              if (!Array.isArray(y26)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y26, 'array');
               else {
-                for (let i78 = 0; i78 < y77.length; i78++) {
-                  const y79: any = y77[i78];
-                  if (!(typeof y79 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i78), y79, 'string');
+                for (let i27 = 0; i27 < y26.length; i27++) {
+                  const y28: any = y26[i27];
+                  if (!(typeof y28 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i27), y28, 'string');
                 }
               }
             }
             break;
           case 11:
             if (k1 === 'provisioner') {
-              const y85: any = x[k1];
-              const ov86: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y34: any = x[k1];
+              const ov35: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'provisioner';
               c.kinds[d] = 0;
-              if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 1), y85, 'string');
+              if (!(typeof y34 === 'string')) H.typeErr(c, c.pathAt(d + 1), y34, 'string');
               else {
-                if (typeof y85 !== 'string' || !ok87(y85)) {
+                if (typeof y34 !== 'string' || !ok36(y34)) {
                   c.len = d + 1;
-                  r7(y85, ov86, c);
+                  r9(y34, ov35, c);
                 }
                 if (c.update) {
                   c.len = d + 1;
-                  r8(y85, ov86, c);
+                  r10(y34, ov35, c);
                 }
               }
             }
             break;
           case 13:
             if (k1 === 'reclaimPolicy') {
-              const y88: any = x[k1];
-              const ov89: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y37: any = x[k1];
+              const ov38: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'reclaimPolicy';
               c.kinds[d] = 0;
-              if (!(typeof y88 === 'string')) H.typeErr(c, c.pathAt(d + 1), y88, 'string');
+              if (!(typeof y37 === 'string')) H.typeErr(c, c.pathAt(d + 1), y37, 'string');
               else {
-                if (!(y88 === 'Delete' || y88 === 'Recycle' || y88 === 'Retain'))
-                  H.enumErr(c, c.pathAt(d + 1), y88, k90);
+                if (!(y37 === 'Delete' || y37 === 'Recycle' || y37 === 'Retain'))
+                  H.enumErr(c, c.pathAt(d + 1), y37, k39);
                 if (c.update) {
                   c.len = d + 1;
-                  r9(y88, ov89, c);
+                  r11(y37, ov38, c);
                 }
                 c.len = d + 1;
-                r10(y88, ov89, c);
+                r12(y37, ov38, c);
               }
             }
             break;
@@ -676,56 +287,53 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'parameters')) {
         c.segs[d] = 'parameters';
         c.kinds[d] = 0;
-        const ov94: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
+        const ov43: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r6(undefined, ov94, c);
+          r8(undefined, ov43, c);
         }
       }
       if (!hop.call(x, 'provisioner')) {
         c.segs[d] = 'provisioner';
         c.kinds[d] = 0;
-        const ov95: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
+        const ov44: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r8(undefined, ov95, c);
+          r10(undefined, ov44, c);
         }
       }
       if (!hop.call(x, 'reclaimPolicy')) {
         c.segs[d] = 'reclaimPolicy';
         c.kinds[d] = 0;
-        const ov96: any =
+        const ov45: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'reclaimPolicy') ? o['reclaimPolicy'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r9(undefined, ov96, c);
+          r11(undefined, ov45, c);
         }
       }
       if (!hop.call(x, 'volumeBindingMode')) {
         c.segs[d] = 'volumeBindingMode';
         c.kinds[d] = 0;
-        const ov97: any =
+        const ov46: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'volumeBindingMode') ? o['volumeBindingMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r11(undefined, ov97, c);
+          r13(undefined, ov46, c);
         }
       }
     }
-  }
-  function f50(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r12(x, o, c);
+    r14(x, o, c);
   }
-  return f50;
+  return f52;
 }
 
 /**
  * The StorageClass CEL rules that compile to JavaScript (runtime/schema/cel-aot.ts): each answers true or
  * leaves the rule to the CEL interpreter, which reports every failure.
  */
-export const compiledCel: readonly CompiledCelFast[] = [(s: any, o: any): boolean => A.S(s) !== A.S('Recycle')];
+export const compiledCel: readonly CompiledCelFast[] = [(s: any, o: any): boolean => A.S(s) !== 'Recycle'];
 
 /** The StorageClass validator for a set of feature gates (merged over the defaults): linked, not compiled. */
 export function createValidator(
@@ -739,6 +347,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

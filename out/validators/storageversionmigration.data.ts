@@ -94,7 +94,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.4",
      "x-cluster-validations": [
       {
-       "rule": "self.matches('^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$')",
+       "rule": "self == '' || self.matches('^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$')",
        "message": "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')"
       }
      ]
@@ -120,11 +120,19 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.4"
     }
    },
+   "x-cluster-validations": [
+    {
+     "rule": "has(self.reason) && self.reason != ''",
+     "message": "",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".reason"
+    }
+   ],
    "x-cluster-rules": [
     {
      "rule": "note",
      "audience": "implementers",
-     "text": "On a /status write upstream also requires every condition to carry lastUpdateTime and reason (reported as lastTransitionTime: Required value: must be set and reason: Required value: must be set).",
+     "text": "On a /status write upstream also requires every condition to carry lastUpdateTime, reported as conditions[i].lastTransitionTime: Required value (a path a CEL rule here cannot name).",
      "enforcedBy": "strategy",
      "source": "upstream"
     }
@@ -277,7 +285,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/StorageVersionMigrationSpec",
@@ -289,7 +308,21 @@ export const data = JSON.parse(String.raw`{
      "description": "Status of the migration; written through the /status subresource.",
      "x-cluster-source": "doc2 2.4"
     }
-   }
+   },
+   "x-cluster-validations": [
+    {
+     "rule": "has(self.spec) && has(self.spec.resource) && has(self.spec.resource.resource) && self.spec.resource.resource != ''",
+     "message": "resource is required",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".spec.resource.resource"
+    },
+    {
+     "rule": "has(self.spec) && has(self.spec.resource) && has(self.spec.resource.version) && self.spec.resource.version != ''",
+     "message": "version is required",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".spec.resource.version"
+    }
+   ]
   },
   "StorageVersionMigrationSpec": {
    "type": "object",
@@ -323,21 +356,14 @@ export const data = JSON.parse(String.raw`{
        "rule": "(has(self.resource) ? self.resource : '') == (has(oldSelf.resource) ? oldSelf.resource : '')",
        "message": "field is immutable",
        "fieldPath": ".resource"
-      },
-      {
-       "rule": "has(self.resource) && self.resource != ''",
-       "message": "resource is required",
-       "reason": "FieldValueRequired",
-       "fieldPath": ".resource"
-      },
-      {
-       "rule": "has(self.version) && self.version != ''",
-       "message": "version is required",
-       "reason": "FieldValueRequired",
-       "fieldPath": ".version"
       }
      ],
      "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "an empty group, version and resource",
+       "source": "upstream"
+      },
       {
        "rule": "note",
        "audience": "implementers",
@@ -403,8 +429,12 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.4",
      "x-cluster-validations": [
       {
-       "rule": "self == '' || self.matches('^[0-9]+$')",
-       "message": "must be a non-negative integer resource version"
+       "rule": "self == '' || self.matches('^[+-]?[0-9]+$')",
+       "messageExpression": "'failed to parse resource version \"' + self + '\": strconv.ParseInt: parsing \"' + self + '\": invalid syntax'"
+      },
+      {
+       "rule": "!self.matches('^-0*[1-9][0-9]*$')",
+       "message": "must be greater than or equal to 0"
       }
      ],
      "x-cluster-rules": [
@@ -417,7 +447,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "note",
        "audience": "implementers",
-       "text": "Upstream parses the value with ParseInt and reports the parse error text (failed to parse resource version \"x\": ...) for a non-integer.",
+       "text": "Upstream shows a negative value as an integer (Invalid value: -5); the rule above shows the string. A value out of int64 range gets ParseInt's \"value out of range\" upstream.",
        "enforcedBy": "strategy",
        "source": "upstream"
       }
@@ -433,6 +463,35 @@ export const data = JSON.parse(String.raw`{
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/StorageVersionMigration/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
   {
    "t": "cel",
    "site": {
@@ -454,21 +513,14 @@ export const data = JSON.parse(String.raw`{
        "rule": "(has(self.resource) ? self.resource : '') == (has(oldSelf.resource) ? oldSelf.resource : '')",
        "message": "field is immutable",
        "fieldPath": ".resource"
-      },
-      {
-       "rule": "has(self.resource) && self.resource != ''",
-       "message": "resource is required",
-       "reason": "FieldValueRequired",
-       "fieldPath": ".resource"
-      },
-      {
-       "rule": "has(self.version) && self.version != ''",
-       "message": "version is required",
-       "reason": "FieldValueRequired",
-       "fieldPath": ".version"
       }
      ],
      "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "an empty group, version and resource",
+       "source": "upstream"
+      },
       {
        "rule": "note",
        "audience": "implementers",
@@ -482,9 +534,7 @@ export const data = JSON.parse(String.raw`{
    "fast": [
     0,
     1,
-    2,
-    3,
-    4
+    2
    ]
   },
   {
@@ -493,7 +543,16 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/MigrationCondition/properties/reason"
    },
    "fast": [
-    5
+    3
+   ]
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/MigrationCondition"
+   },
+   "fast": [
+    4
    ]
   },
   {
@@ -513,11 +572,11 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/StorageVersionMigrationStatus/properties/conditions"
    },
    "fast": [
+    5,
     6,
     7,
     8,
-    9,
-    10
+    9
    ]
   },
   {
@@ -538,7 +597,18 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/StorageVersionMigrationStatus/properties/resourceVersion"
    },
    "fast": [
+    10,
     11
+   ]
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/StorageVersionMigration"
+   },
+   "fast": [
+    12,
+    13
    ]
   },
   {
@@ -579,80 +649,18 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     9
-    ],
-    [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
-     10
-    ],
-    [
-     "generateName",
-     11
-    ],
-    [
-     "generation",
-     12
-    ],
-    [
-     "labels",
-     13
-    ],
-    [
-     "managedFields",
-     14
-    ],
-    [
-     "name",
-     15
-    ],
-    [
-     "namespace",
-     16
-    ],
-    [
-     "ownerReferences",
-     17
-    ],
-    [
-     "resourceVersion",
-     18
-    ],
-    [
-     "selfLink",
-     19
-    ],
-    [
-     "uid",
-     20
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
    "p": [
     [
      "continueToken",
-     21
+     8
     ],
     [
      "resource",
-     22
+     9
     ]
    ],
    "def": 1,
@@ -662,18 +670,93 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "conditions",
-     23
+     10
     ],
     [
      "resourceVersion",
-     24
+     11
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "a": 25,
+   "p": [
+    [
+     "annotations",
+     12
+    ],
+    [
+     "creationTimestamp",
+     13
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     14
+    ],
+    [
+     "deletionTimestamp",
+     13
+    ],
+    [
+     "finalizers",
+     15
+    ],
+    [
+     "generateName",
+     16
+    ],
+    [
+     "generation",
+     17
+    ],
+    [
+     "labels",
+     18
+    ],
+    [
+     "managedFields",
+     19
+    ],
+    [
+     "name",
+     20
+    ],
+    [
+     "namespace",
+     21
+    ],
+    [
+     "ownerReferences",
+     22
+    ],
+    [
+     "resourceVersion",
+     23
+    ],
+    [
+     "selfLink",
+     24
+    ],
+    [
+     "uid",
+     25
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {},
+  {
+   "t": 26,
+   "o": 1
+  },
+  {
+   "i": 27
+  },
+  {},
+  {
+   "a": 28,
    "o": 1
   },
   {
@@ -681,28 +764,12 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 26
-  },
-  {},
-  {},
-  {
-   "a": 27,
-   "o": 1
-  },
-  {
-   "i": 28
-  },
-  {},
-  {},
-  {
    "i": 29
   },
   {},
   {},
-  {},
-  {},
   {
-   "t": 30,
+   "a": 30,
    "o": 1
   },
   {
@@ -710,85 +777,25 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {},
+  {
+   "i": 32
+  },
   {},
   {},
-  {
-   "p": [
-    [
-     "apiVersion",
-     32
-    ],
-    [
-     "fieldsType",
-     33
-    ],
-    [
-     "fieldsV1",
-     34
-    ],
-    [
-     "manager",
-     35
-    ],
-    [
-     "operation",
-     36
-    ],
-    [
-     "subresource",
-     37
-    ],
-    [
-     "time",
-     8
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "apiVersion",
-     38
-    ],
-    [
-     "blockOwnerDeletion",
-     39
-    ],
-    [
-     "controller",
-     40
-    ],
-    [
-     "kind",
-     41
-    ],
-    [
-     "name",
-     42
-    ],
-    [
-     "uid",
-     43
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
+  {},
   {
    "p": [
     [
      "group",
-     44
+     33
     ],
     [
      "resource",
-     45
+     34
     ],
     [
      "version",
-     46
+     35
     ]
    ],
    "def": 1,
@@ -798,23 +805,23 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "lastUpdateTime",
-     8
+     13
     ],
     [
      "message",
-     47
+     36
     ],
     [
      "reason",
-     48
+     37
     ],
     [
      "status",
-     49
+     38
     ],
     [
      "type",
-     50
+     39
     ]
    ],
    "def": 1,
@@ -822,8 +829,68 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {},
+  {},
   {
-   "pr": 1,
+   "p": [
+    [
+     "apiVersion",
+     40
+    ],
+    [
+     "fieldsType",
+     41
+    ],
+    [
+     "fieldsV1",
+     42
+    ],
+    [
+     "manager",
+     43
+    ],
+    [
+     "operation",
+     44
+    ],
+    [
+     "subresource",
+     45
+    ],
+    [
+     "time",
+     13
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     46
+    ],
+    [
+     "blockOwnerDeletion",
+     47
+    ],
+    [
+     "controller",
+     48
+    ],
+    [
+     "kind",
+     49
+    ],
+    [
+     "name",
+     50
+    ],
+    [
+     "uid",
+     51
+    ]
+   ],
    "def": 1,
    "o": 1
   },
@@ -834,6 +901,13 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {},
+  {},
+  {},
+  {
+   "pr": 1,
+   "def": 1,
+   "o": 1
+  },
   {},
   {},
   {},

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './storageversionmigration.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'StorageVersionMigration',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a StorageVersionMigration: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a StorageVersionMigration: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -39,24 +41,16 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r4 = R[4];
   const r5 = R[5];
   const r6 = R[6];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k76 = ['type'];
-  const sf82 = H.stringFormat('date-time')!;
-  const k83 = 'date-time';
-  const k88 = ': supported values: "False", "True", "Unknown"';
-  const k90 = ': supported values: "Running", "Succeeded", "Failed"';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // StorageVersionMigration
+  const r7 = R[7];
+  const r8 = R[8];
+  const r9 = R[9];
+  const s3 = S['ObjectMeta']!;
+  const k25 = ['type'];
+  const sf31 = H.stringFormat('date-time')!;
+  const k32 = 'date-time';
+  const k37 = ': supported values: "False", "True", "Unknown"';
+  const k39 = ': supported values: "Running", "Succeeded", "Failed"';
+  function f53(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -73,595 +67,206 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-                H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+              if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
+                H.typeErr(c, c.pathAt(d + 1), y6, 'object');
               else {
-                const oo59: any = ov58 !== undefined && H.isObject(ov58) ? ov58 : undefined;
-                for (const k60 in y57) {
-                  switch (k60) {
+                const oo8: any = ov7 !== undefined && H.isObject(ov7) ? ov7 : undefined;
+                for (const k9 in y6) {
+                  switch (k9) {
                     case 'continueToken': {
-                      const y61: any = y57[k60];
-                      if (!(typeof y61 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'continueToken'), y61, 'string');
+                      const y10: any = y6[k9];
+                      if (!(typeof y10 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'continueToken'), y10, 'string');
                       break;
                     }
                     case 'resource': {
-                      const y62: any = y57[k60];
-                      const ov63: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+                      const y11: any = y6[k9];
+                      const ov12: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                       c.segs[d + 1] = 'resource';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y62 === 'object' && y62 !== null && !Array.isArray(y62)))
-                        H.typeErr(c, c.pathAt(d + 2), y62, 'object');
+                      if (!(typeof y11 === 'object' && y11 !== null && !Array.isArray(y11)))
+                        H.typeErr(c, c.pathAt(d + 2), y11, 'object');
                       else {
-                        for (const k64 in y62) {
-                          switch (k64) {
+                        for (const k13 in y11) {
+                          switch (k13) {
                             case 'group': {
-                              const y65: any = y62[k64];
-                              if (!(typeof y65 === 'string'))
-                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'group'), y65, 'string');
+                              const y14: any = y11[k13];
+                              if (!(typeof y14 === 'string'))
+                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'group'), y14, 'string');
                               break;
                             }
                             case 'resource': {
-                              const y66: any = y62[k64];
-                              if (!(typeof y66 === 'string'))
-                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'resource'), y66, 'string');
+                              const y15: any = y11[k13];
+                              if (!(typeof y15 === 'string'))
+                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'resource'), y15, 'string');
                               break;
                             }
                             case 'version': {
-                              const y67: any = y62[k64];
-                              if (!(typeof y67 === 'string'))
-                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'version'), y67, 'string');
+                              const y16: any = y11[k13];
+                              if (!(typeof y16 === 'string'))
+                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'version'), y16, 'string');
                               break;
                             }
                           }
                         }
                       }
                       c.len = d + 2;
-                      r0(y62, ov63, c);
+                      r1(y11, ov12, c);
                       break;
                     }
                   }
                 }
-                if (!hop.call(y57, 'resource')) H.required(c, H.pj(c.pathAt(d + 1), 'resource'));
               }
             }
             break;
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y68: any = x[k1];
-              const ov69: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y17: any = x[k1];
+              const ov18: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y68 === 'object' && y68 !== null && !Array.isArray(y68)))
-                H.typeErr(c, c.pathAt(d + 1), y68, 'object');
+              if (!(typeof y17 === 'object' && y17 !== null && !Array.isArray(y17)))
+                H.typeErr(c, c.pathAt(d + 1), y17, 'object');
               else {
-                const oo70: any = ov69 !== undefined && H.isObject(ov69) ? ov69 : undefined;
-                for (const k71 in y68) {
-                  switch (k71) {
+                const oo19: any = ov18 !== undefined && H.isObject(ov18) ? ov18 : undefined;
+                for (const k20 in y17) {
+                  switch (k20) {
                     case 'conditions': {
-                      const y72: any = y68[k71];
-                      const ov73: any = oo70 !== undefined && hop.call(oo70, k71) ? oo70[k71] : undefined;
+                      const y21: any = y17[k20];
+                      const ov22: any = oo19 !== undefined && hop.call(oo19, k20) ? oo19[k20] : undefined;
                       c.segs[d + 1] = 'conditions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y72)) H.typeErr(c, c.pathAt(d + 2), y72, 'array');
+                      if (!Array.isArray(y21)) H.typeErr(c, c.pathAt(d + 2), y21, 'array');
                       else {
-                        const ob77 = c.update && Array.isArray(ov73) ? H.oldByKey(ov73, k76) : null;
-                        for (let i74 = 0; i74 < y72.length; i74++) {
-                          const y75: any = y72[i74];
-                          const oi78: any = H.oldItem(ob77, y75, k76);
-                          c.segs[d + 2] = i74;
+                        const ob26 = c.update && Array.isArray(ov22) ? H.oldByKey(ov22, k25) : null;
+                        for (let i23 = 0; i23 < y21.length; i23++) {
+                          const y24: any = y21[i23];
+                          const oi27: any = H.oldItem(ob26, y24, k25);
+                          c.segs[d + 2] = i23;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y75 === 'object' && y75 !== null && !Array.isArray(y75)))
-                            H.typeErr(c, c.pathAt(d + 3), y75, 'object');
+                          if (!(typeof y24 === 'object' && y24 !== null && !Array.isArray(y24)))
+                            H.typeErr(c, c.pathAt(d + 3), y24, 'object');
                           else {
-                            const oo79: any = oi78 !== undefined && H.isObject(oi78) ? oi78 : undefined;
-                            for (const k80 in y75) {
-                              switch (k80.length) {
+                            const oo28: any = oi27 !== undefined && H.isObject(oi27) ? oi27 : undefined;
+                            for (const k29 in y24) {
+                              switch (k29.length) {
                                 case 14:
-                                  if (k80 === 'lastUpdateTime') {
-                                    const y81: any = y75[k80];
-                                    if (!(typeof y81 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'lastUpdateTime'), y81, 'string');
+                                  if (k29 === 'lastUpdateTime') {
+                                    const y30: any = y24[k29];
+                                    if (!(typeof y30 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'lastUpdateTime'), y30, 'string');
                                     else {
-                                      if (!sf82(y81)) H.strFormat(c, H.pj(c.pathAt(d + 3), 'lastUpdateTime'), y81, k83);
+                                      if (!sf31(y30)) H.strFormat(c, H.pj(c.pathAt(d + 3), 'lastUpdateTime'), y30, k32);
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k80 === 'message') {
-                                    const y84: any = y75[k80];
-                                    if (!(typeof y84 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'message'), y84, 'string');
+                                  if (k29 === 'message') {
+                                    const y33: any = y24[k29];
+                                    if (!(typeof y33 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'message'), y33, 'string');
                                     else {
-                                      if (y84.length > 32768 && H.runeCount(y84) > 32768)
+                                      if (y33.length > 32768 && H.runeCount(y33) > 32768)
                                         H.maxLen(c, H.pj(c.pathAt(d + 3), 'message'), 32768);
                                     }
                                   }
                                   break;
                                 case 6:
-                                  if (k80 === 'reason') {
-                                    const y85: any = y75[k80];
-                                    const ov86: any = oo79 !== undefined && hop.call(oo79, k80) ? oo79[k80] : undefined;
+                                  if (k29 === 'reason') {
+                                    const y34: any = y24[k29];
+                                    const ov35: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                                     c.segs[d + 3] = 'reason';
                                     c.kinds[d + 3] = 0;
-                                    if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 4), y85, 'string');
+                                    if (!(typeof y34 === 'string')) H.typeErr(c, c.pathAt(d + 4), y34, 'string');
                                     else {
-                                      if (y85.length > 1024 && H.runeCount(y85) > 1024)
+                                      if (y34.length > 1024 && H.runeCount(y34) > 1024)
                                         H.maxLen(c, c.pathAt(d + 4), 1024);
                                       c.len = d + 4;
-                                      r1(y85, ov86, c);
+                                      r2(y34, ov35, c);
                                     }
-                                  } else if (k80 === 'status') {
-                                    const y87: any = y75[k80];
-                                    if (!(typeof y87 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'status'), y87, 'string');
+                                  } else if (k29 === 'status') {
+                                    const y36: any = y24[k29];
+                                    if (!(typeof y36 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'status'), y36, 'string');
                                     else {
-                                      if (!(y87 === 'False' || y87 === 'True' || y87 === 'Unknown'))
-                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'status'), y87, k88);
+                                      if (!(y36 === 'False' || y36 === 'True' || y36 === 'Unknown'))
+                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'status'), y36, k37);
                                     }
                                   }
                                   break;
                                 case 4:
-                                  if (k80 === 'type') {
-                                    const y89: any = y75[k80];
-                                    if (!(typeof y89 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'type'), y89, 'string');
+                                  if (k29 === 'type') {
+                                    const y38: any = y24[k29];
+                                    if (!(typeof y38 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'type'), y38, 'string');
                                     else {
-                                      if (!(y89 === 'Running' || y89 === 'Succeeded' || y89 === 'Failed'))
-                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'type'), y89, k90);
+                                      if (!(y38 === 'Running' || y38 === 'Succeeded' || y38 === 'Failed'))
+                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'type'), y38, k39);
                                     }
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y75, 'type')) H.required(c, H.pj(c.pathAt(d + 3), 'type'));
-                            if (!hop.call(y75, 'status')) H.required(c, H.pj(c.pathAt(d + 3), 'status'));
+                            if (!hop.call(y24, 'type')) H.required(c, H.pj(c.pathAt(d + 3), 'type'));
+                            if (!hop.call(y24, 'status')) H.required(c, H.pj(c.pathAt(d + 3), 'status'));
+                            c.len = d + 3;
+                            r3(y24, oi27, c);
                           }
                         }
+                        if (!H.fewerThanTwo(y21)) {
+                          c.len = d + 2;
+                          r4(y21, ov22, c);
+                        }
                         c.len = d + 2;
-                        r2(y72, ov73, c);
-                        c.len = d + 2;
-                        r3(y72, ov73, c);
+                        r5(y21, ov22, c);
                       }
                       break;
                     }
                     case 'resourceVersion': {
-                      const y91: any = y68[k71];
-                      const ov92: any = oo70 !== undefined && hop.call(oo70, k71) ? oo70[k71] : undefined;
+                      const y40: any = y17[k20];
+                      const ov41: any = oo19 !== undefined && hop.call(oo19, k20) ? oo19[k20] : undefined;
                       c.segs[d + 1] = 'resourceVersion';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y91 === 'string')) H.typeErr(c, c.pathAt(d + 2), y91, 'string');
+                      if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 2), y40, 'string');
                       else {
                         if (c.update) {
                           c.len = d + 2;
-                          r4(y91, ov92, c);
+                          r6(y40, ov41, c);
                         }
                         c.len = d + 2;
-                        r5(y91, ov92, c);
+                        r7(y40, ov41, c);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y68, 'resourceVersion')) {
+                if (!hop.call(y17, 'resourceVersion')) {
                   c.segs[d + 1] = 'resourceVersion';
                   c.kinds[d + 1] = 0;
-                  const ov93: any =
-                    ov69 !== undefined && H.isObject(ov69) && hop.call(ov69, 'resourceVersion')
-                      ? ov69['resourceVersion']
+                  const ov42: any =
+                    ov18 !== undefined && H.isObject(ov18) && hop.call(ov18, 'resourceVersion')
+                      ? ov18['resourceVersion']
                       : undefined;
                   if (c.update) {
                     c.len = d + 2;
-                    r4(undefined, ov93, c);
+                    r6(undefined, ov42, c);
                   }
                 }
               }
@@ -669,14 +274,13 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
             break;
         }
       }
+      c.len = d;
+      r8(x, o, c);
     }
-  }
-  function f51(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
-    r6(x, o, c);
+    r9(x, o, c);
   }
-  return f51;
+  return f53;
 }
 
 /**
@@ -685,83 +289,48 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean =>
-    A.S(A.B(A.has(s, 'group')) ? A.sel(s, 'group') : '') === A.S(A.B(A.has(o, 'group')) ? A.sel(o, 'group') : ''),
+    A.S(A.has(s, 'group') ? A.sel(s, 'group') : '') === A.S(A.has(o, 'group') ? A.sel(o, 'group') : ''),
   (s: any, o: any): boolean =>
-    A.S(A.B(A.has(s, 'version')) ? A.sel(s, 'version') : '') ===
-    A.S(A.B(A.has(o, 'version')) ? A.sel(o, 'version') : ''),
+    A.S(A.has(s, 'version') ? A.sel(s, 'version') : '') === A.S(A.has(o, 'version') ? A.sel(o, 'version') : ''),
   (s: any, o: any): boolean =>
-    A.S(A.B(A.has(s, 'resource')) ? A.sel(s, 'resource') : '') ===
-    A.S(A.B(A.has(o, 'resource')) ? A.sel(o, 'resource') : ''),
-  (s: any, o: any): boolean => A.B(A.has(s, 'resource')) && A.B(A.S(A.sel(s, 'resource')) !== A.S('')),
-  (s: any, o: any): boolean => A.B(A.has(s, 'version')) && A.B(A.S(A.sel(s, 'version')) !== A.S('')),
+    A.S(A.has(s, 'resource') ? A.sel(s, 'resource') : '') === A.S(A.has(o, 'resource') ? A.sel(o, 'resource') : ''),
   (s: any, o: any): boolean =>
+    A.S(s) === '' ||
     A.matchesAscii(A.S(s), '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/),
+  (s: any, o: any): boolean => A.has(s, 'reason') && A.S(A.sel(s, 'reason')) !== '',
   (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.L(s).some((v0) =>
-          A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Succeeded')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-        ),
-      ) &&
-        A.B(
-          A.L(s).some((v1) =>
-            A.B(A.B(A.S(A.sel(v1, 'type')) === A.S('Failed')) && A.B(A.S(A.sel(v1, 'status')) === A.S('True'))),
-          ),
-        ),
+    !(
+      A.L(s).some((v0) => A.S(A.sel(v0, 'type')) === 'Succeeded' && A.S(A.sel(v0, 'status')) === 'True') &&
+      A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Failed' && A.S(A.sel(v1, 'status')) === 'True')
     ),
   (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.L(s).some((v0) =>
-          A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Succeeded')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-        ),
-      ) &&
-        A.B(
-          A.L(s).some((v1) =>
-            A.B(A.B(A.S(A.sel(v1, 'type')) === A.S('Running')) && A.B(A.S(A.sel(v1, 'status')) === A.S('True'))),
-          ),
-        ),
+    !(
+      A.L(s).some((v0) => A.S(A.sel(v0, 'type')) === 'Succeeded' && A.S(A.sel(v0, 'status')) === 'True') &&
+      A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Running' && A.S(A.sel(v1, 'status')) === 'True')
     ),
   (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.L(s).some((v0) =>
-          A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Failed')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-        ),
-      ) &&
-        A.B(
-          A.L(s).some((v1) =>
-            A.B(A.B(A.S(A.sel(v1, 'type')) === A.S('Running')) && A.B(A.S(A.sel(v1, 'status')) === A.S('True'))),
-          ),
-        ),
+    !(
+      A.L(s).some((v0) => A.S(A.sel(v0, 'type')) === 'Failed' && A.S(A.sel(v0, 'status')) === 'True') &&
+      A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Running' && A.S(A.sel(v1, 'status')) === 'True')
     ),
   (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.L(o).some((v0) =>
-          A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Succeeded')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-        ),
-      ),
-    ) ||
-    A.B(
-      A.L(s).some((v1) =>
-        A.B(A.B(A.S(A.sel(v1, 'type')) === A.S('Succeeded')) && A.B(A.S(A.sel(v1, 'status')) === A.S('True'))),
-      ),
-    ),
+    !A.L(o).some((v0) => A.S(A.sel(v0, 'type')) === 'Succeeded' && A.S(A.sel(v0, 'status')) === 'True') ||
+    A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Succeeded' && A.S(A.sel(v1, 'status')) === 'True'),
   (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.L(o).some((v0) =>
-          A.B(A.B(A.S(A.sel(v0, 'type')) === A.S('Failed')) && A.B(A.S(A.sel(v0, 'status')) === A.S('True'))),
-        ),
-      ),
-    ) ||
-    A.B(
-      A.L(s).some((v1) =>
-        A.B(A.B(A.S(A.sel(v1, 'type')) === A.S('Failed')) && A.B(A.S(A.sel(v1, 'status')) === A.S('True'))),
-      ),
-    ),
-  (s: any, o: any): boolean => A.B(A.S(s) === A.S('')) || A.B(A.matchesAscii(A.S(s), '^[0-9]+$', /^[0-9]+$/)),
+    !A.L(o).some((v0) => A.S(A.sel(v0, 'type')) === 'Failed' && A.S(A.sel(v0, 'status')) === 'True') ||
+    A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Failed' && A.S(A.sel(v1, 'status')) === 'True'),
+  (s: any, o: any): boolean => A.S(s) === '' || A.matchesAscii(A.S(s), '^[+-]?[0-9]+$', /^[+-]?[0-9]+$/),
+  (s: any, o: any): boolean => !A.matchesAscii(A.S(s), '^-0*[1-9][0-9]*$', /^-0*[1-9][0-9]*$/),
+  (s: any, o: any): boolean =>
+    A.has(s, 'spec') &&
+    A.has(A.sel(s, 'spec'), 'resource') &&
+    A.has(A.sel(A.sel(s, 'spec'), 'resource'), 'resource') &&
+    A.S(A.sel(A.sel(A.sel(s, 'spec'), 'resource'), 'resource')) !== '',
+  (s: any, o: any): boolean =>
+    A.has(s, 'spec') &&
+    A.has(A.sel(s, 'spec'), 'resource') &&
+    A.has(A.sel(A.sel(s, 'spec'), 'resource'), 'version') &&
+    A.S(A.sel(A.sel(A.sel(s, 'spec'), 'resource'), 'version')) !== '',
 ];
 
 /** The StorageVersionMigration validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -776,6 +345,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -34,7 +34,13 @@ export const data = JSON.parse(String.raw`{
      "additionalProperties": {
       "type": "string"
      },
-     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value."
+     "description": "A map of key-value pairs; each is equivalent to an In requirement with one value.",
+     "x-cluster-rules": [
+      {
+       "rule": "labelMap",
+       "source": "upstream"
+      }
+     ]
     }
    }
   },
@@ -49,7 +55,14 @@ export const data = JSON.parse(String.raw`{
    "properties": {
     "key": {
      "type": "string",
-     "description": "The label key that the selector applies to."
+     "description": "The label key that the selector applies to.",
+     "x-cluster-rules": [
+      {
+       "rule": "syntax",
+       "syntax": "labelKey",
+       "source": "upstream"
+      }
+     ]
     },
     "operator": {
      "type": "string",
@@ -64,12 +77,33 @@ export const data = JSON.parse(String.raw`{
     "values": {
      "type": "array",
      "items": {
-      "type": "string"
+      "type": "string",
+      "x-cluster-rules": [
+       {
+        "rule": "syntax",
+        "syntax": "labelValue",
+        "source": "upstream"
+       }
+      ]
      },
      "description": "Non-empty for In and NotIn, empty for Exists and DoesNotExist.",
      "x-cluster-list-type": "atomic"
     }
-   }
+   },
+   "x-cluster-validations": [
+    {
+     "rule": "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+     "message": "must be specified when \u0060operator\u0060 is 'In' or 'NotIn'",
+     "reason": "FieldValueRequired",
+     "fieldPath": ".values"
+    },
+    {
+     "rule": "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+     "message": "may not be specified when \u0060operator\u0060 is 'Exists' or 'DoesNotExist'",
+     "reason": "FieldValueForbidden",
+     "fieldPath": ".values"
+    }
+   ]
   },
   "ManagedFieldsEntry": {
    "type": "object",
@@ -146,6 +180,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "syntax",
        "syntax": "qualifiedName",
+       "allowEmpty": true,
        "source": "doc2 2.5"
       }
      ]
@@ -428,6 +463,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
+       "message": "service name is required",
        "source": "upstream"
       }
      ]
@@ -439,6 +475,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-rules": [
       {
        "rule": "nonEmpty",
+       "message": "service namespace is required",
        "source": "upstream"
       }
      ]
@@ -447,18 +484,9 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "Optional URL path sent in requests to the service. It must start with '/', and every non-empty segment must be a DNS-1123 subdomain.",
      "x-cluster-source": "doc2 2.7",
-     "x-cluster-validations": [
-      {
-       "rule": "self == '' || self.startsWith('/')",
-       "message": "must start with a '/'"
-      }
-     ],
      "x-cluster-rules": [
       {
-       "rule": "note",
-       "audience": "implementers",
-       "text": "Each '/'-separated segment (after the leading '/', a trailing '/' ignored) must be non-empty (\"segment[i] may not be empty\") and a lowercase RFC 1123 subdomain (\"segment[i]: <DNS-1123 subdomain message>\"); \"/\" and \"\" are accepted.",
-       "enforcedBy": "strategy",
+       "rule": "servicePath",
        "source": "upstream"
       }
      ]
@@ -467,10 +495,14 @@ export const data = JSON.parse(String.raw`{
      "type": "integer",
      "format": "int32",
      "default": 443,
-     "minimum": 1,
-     "maximum": 65535,
      "description": "Port on the service that hosts the webhook; a valid port number, 1 to 65535. Default 443.",
-     "x-cluster-source": "doc2 2.7"
+     "x-cluster-source": "doc2 2.7",
+     "x-cluster-validations": [
+      {
+       "rule": "self >= 1 && self <= 65535",
+       "message": "port is not valid: must be between 1 and 65535, inclusive"
+      }
+     ]
     }
    }
   },
@@ -514,6 +546,8 @@ export const data = JSON.parse(String.raw`{
       },
       {
        "rule": "distinct",
+       "duplicateAt": "item",
+       "duplicateReason": "invalid",
        "message": "duplicate version",
        "source": "upstream"
       }
@@ -578,8 +612,14 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.5",
      "x-cluster-rules": [
       {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      },
+      {
        "rule": "syntax",
        "syntax": "dns1123Subdomain",
+       "allowEmpty": true,
        "source": "upstream"
       }
      ],
@@ -638,10 +678,14 @@ export const data = JSON.parse(String.raw`{
      "type": "integer",
      "format": "int32",
      "default": 10,
-     "minimum": 1,
-     "maximum": 30,
      "description": "Timeout of the call, 1 to 30 seconds; after it the call is ignored or fails according to the failure policy. Default 10.",
-     "x-cluster-source": "doc2 2.5"
+     "x-cluster-source": "doc2 2.5",
+     "x-cluster-validations": [
+      {
+       "rule": "self >= 1 && self <= 30",
+       "message": "the timeout value must be between 1 and 30 seconds"
+      }
+     ]
     }
    }
   },
@@ -765,6 +809,8 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "distinct",
+    "duplicateAt": "item",
+    "duplicateReason": "invalid",
     "message": "duplicate version",
     "source": "upstream"
    },
@@ -785,6 +831,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "nonEmpty",
+    "message": "service name is required",
     "source": "upstream"
    },
    "site": {
@@ -795,6 +842,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "nonEmpty",
+    "message": "service namespace is required",
     "source": "upstream"
    },
    "site": {
@@ -802,9 +850,19 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
-   "t": "cel",
+   "t": "rule",
+   "spec": {
+    "rule": "servicePath",
+    "source": "upstream"
+   },
    "site": {
     "ptr": "/components/schemas/ServiceReference/properties/path"
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/ServiceReference/properties/port"
    },
    "fast": [
     1
@@ -851,6 +909,7 @@ export const data = JSON.parse(String.raw`{
    "spec": {
     "rule": "syntax",
     "syntax": "qualifiedName",
+    "allowEmpty": true,
     "source": "doc2 2.5"
    },
    "site": {
@@ -871,8 +930,20 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ValidatingWebhook/properties/name"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "syntax",
     "syntax": "dns1123Subdomain",
+    "allowEmpty": true,
     "source": "upstream"
    },
    "site": {
@@ -889,6 +960,17 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelKey",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/key"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/LabelSelectorRequirement/properties/operator"
@@ -896,6 +978,37 @@ export const data = JSON.parse(String.raw`{
    "fast": [
     4
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "labelValue",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement/properties/values/items"
+   }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/LabelSelectorRequirement"
+   },
+   "fast": [
+    5,
+    6
+   ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "labelMap",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LabelSelector/properties/matchLabels"
+   }
   },
   {
    "t": "rule",
@@ -1016,6 +1129,15 @@ export const data = JSON.parse(String.raw`{
    "site": {
     "ptr": "/components/schemas/ValidatingWebhook/properties/sideEffects"
    }
+  },
+  {
+   "t": "cel",
+   "site": {
+    "ptr": "/components/schemas/ValidatingWebhook/properties/timeoutSeconds"
+   },
+   "fast": [
+    7
+   ]
   },
   {
    "t": "rule",

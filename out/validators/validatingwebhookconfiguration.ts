@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './validatingwebhookconfiguration.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'ValidatingWebhookConfiguration',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a ValidatingWebhookConfiguration: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a ValidatingWebhookConfiguration: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -61,383 +63,423 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r26 = R[26];
   const r27 = R[27];
   const r28 = R[28];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const k61 = ['name'];
-  const ok70 = H.fastSyntax['dns1035Label']!;
-  const sf76 = H.stringFormat('byte')!;
-  const k77 = 'byte';
-  const nf89 = H.numberFormat('int32')!;
-  const k90 = 'int32';
-  const k96 = ': supported values: "Fail", "Ignore"';
-  const k101 = ['name'];
-  const ok110 = H.fastSyntax['qualifiedName']!;
-  const k113 = ': supported values: "Equivalent", "Exact"';
-  const ok116 = H.fastSyntax['dns1123Subdomain']!;
-  const k173 = ': supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"';
-  const k179 = ': supported values: "*", "Cluster", "Namespaced"';
-  const k186 = ': supported values: "None", "NoneOnDryRun"';
-  const nf188 = H.numberFormat('int32')!;
-  const k189 = 'int32';
+  const r29 = R[29];
+  const r30 = R[30];
+  const r31 = R[31];
+  const r32 = R[32];
+  const r33 = R[33];
+  const r34 = R[34];
+  const r35 = R[35];
+  const s3 = S['ObjectMeta']!;
+  const k9 = ['name'];
+  const ok18 = H.fastSyntax['dns1035Label']!;
+  const sf24 = H.stringFormat('byte')!;
+  const k25 = 'byte';
+  const nf38 = H.numberFormat('int32')!;
+  const k39 = 'int32';
+  const k45 = ': supported values: "Fail", "Ignore"';
+  const k50 = ['name'];
+  const ok59 = H.fastSyntax['qualifiedName']!;
+  const k62 = ': supported values: "Equivalent", "Exact"';
+  const ok65 = H.fastSyntax['dns1123Subdomain']!;
+  const ok84 = H.fastSyntax['labelValue']!;
+  const ok107 = H.fastSyntax['labelValue']!;
+  const k130 = ': supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"';
+  const k136 = ': supported values: "*", "Cluster", "Namespaced"';
+  const k143 = ': supported values: "None", "NoneOnDryRun"';
+  const nf146 = H.numberFormat('int32')!;
+  const k147 = 'int32';
   function f36(x: any, o: any, c: ValidationContext, d: number): void {
     // ValidatingWebhook
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo64: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k65 in x) {
-        switch (k65.length) {
+      const oo12: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k13 in x) {
+        switch (k13.length) {
           case 23:
-            if (k65 === 'admissionReviewVersions') {
-              const y66: any = x[k65];
-              const ov67: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'admissionReviewVersions') {
+              const y14: any = x[k13];
+              const ov15: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'admissionReviewVersions';
               c.kinds[d] = 0;
-              if (!Array.isArray(y66)) H.typeErr(c, c.pathAt(d + 1), y66, 'array');
+              if (!Array.isArray(y14)) H.typeErr(c, c.pathAt(d + 1), y14, 'array');
               else {
-                for (let i68 = 0; i68 < y66.length; i68++) {
-                  const y69: any = y66[i68];
-                  c.segs[d + 1] = i68;
+                for (let i16 = 0; i16 < y14.length; i16++) {
+                  const y17: any = y14[i16];
+                  c.segs[d + 1] = i16;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y69 === 'string')) H.typeErr(c, c.pathAt(d + 2), y69, 'string');
+                  if (!(typeof y17 === 'string')) H.typeErr(c, c.pathAt(d + 2), y17, 'string');
                   else {
-                    if (typeof y69 !== 'string' || !ok70(y69)) {
+                    if (typeof y17 !== 'string' || !ok18(y17)) {
                       c.len = d + 2;
-                      r0(y69, undefined, c);
+                      r0(y17, undefined, c);
                     }
                   }
                 }
+                if (!H.surelyNonEmpty(y14)) {
+                  c.len = d + 1;
+                  r1(y14, ov15, c);
+                }
+                if (!H.fewerThanTwo(y14)) {
+                  c.len = d + 1;
+                  r2(y14, ov15, c);
+                }
                 c.len = d + 1;
-                r1(y66, ov67, c);
-                c.len = d + 1;
-                r2(y66, ov67, c);
-                c.len = d + 1;
-                r3(y66, ov67, c);
+                r3(y14, ov15, c);
               }
             }
             break;
           case 12:
-            if (k65 === 'clientConfig') {
-              const y71: any = x[k65];
-              const ov72: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'clientConfig') {
+              const y19: any = x[k13];
+              const ov20: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'clientConfig';
               c.kinds[d] = 0;
-              if (!(typeof y71 === 'object' && y71 !== null && !Array.isArray(y71)))
-                H.typeErr(c, c.pathAt(d + 1), y71, 'object');
+              if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
+                H.typeErr(c, c.pathAt(d + 1), y19, 'object');
               else {
-                const oo73: any = ov72 !== undefined && H.isObject(ov72) ? ov72 : undefined;
-                for (const k74 in y71) {
-                  switch (k74) {
+                const oo21: any = ov20 !== undefined && H.isObject(ov20) ? ov20 : undefined;
+                for (const k22 in y19) {
+                  switch (k22) {
                     case 'caBundle': {
-                      const y75: any = y71[k74];
-                      if (!(typeof y75 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'caBundle'), y75, 'string');
+                      const y23: any = y19[k22];
+                      if (!(typeof y23 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'caBundle'), y23, 'string');
                       else {
-                        if (!sf76(y75)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'caBundle'), y75, k77);
+                        if (!sf24(y23)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'caBundle'), y23, k25);
                       }
                       break;
                     }
                     case 'service': {
-                      const y78: any = y71[k74];
-                      const ov79: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+                      const y26: any = y19[k22];
+                      const ov27: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                       c.segs[d + 1] = 'service';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y78 === 'object' && y78 !== null && !Array.isArray(y78)))
-                        H.typeErr(c, c.pathAt(d + 2), y78, 'object');
+                      if (!(typeof y26 === 'object' && y26 !== null && !Array.isArray(y26)))
+                        H.typeErr(c, c.pathAt(d + 2), y26, 'object');
                       else {
-                        const oo80: any = ov79 !== undefined && H.isObject(ov79) ? ov79 : undefined;
-                        for (const k81 in y78) {
-                          switch (k81) {
+                        const oo28: any = ov27 !== undefined && H.isObject(ov27) ? ov27 : undefined;
+                        for (const k29 in y26) {
+                          switch (k29) {
                             case 'name': {
-                              const y82: any = y78[k81];
-                              const ov83: any = oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                              const y30: any = y26[k29];
+                              const ov31: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                               c.segs[d + 2] = 'name';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y82 === 'string')) H.typeErr(c, c.pathAt(d + 3), y82, 'string');
+                              if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 3), y30, 'string');
                               else {
-                                c.len = d + 3;
-                                r4(y82, ov83, c);
+                                if (!H.surelyNonEmpty(y30)) {
+                                  c.len = d + 3;
+                                  r4(y30, ov31, c);
+                                }
                               }
                               break;
                             }
                             case 'namespace': {
-                              const y84: any = y78[k81];
-                              const ov85: any = oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                              const y32: any = y26[k29];
+                              const ov33: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                               c.segs[d + 2] = 'namespace';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y84 === 'string')) H.typeErr(c, c.pathAt(d + 3), y84, 'string');
+                              if (!(typeof y32 === 'string')) H.typeErr(c, c.pathAt(d + 3), y32, 'string');
                               else {
-                                c.len = d + 3;
-                                r5(y84, ov85, c);
+                                if (!H.surelyNonEmpty(y32)) {
+                                  c.len = d + 3;
+                                  r5(y32, ov33, c);
+                                }
                               }
                               break;
                             }
                             case 'path': {
-                              const y86: any = y78[k81];
-                              const ov87: any = oo80 !== undefined && hop.call(oo80, k81) ? oo80[k81] : undefined;
+                              const y34: any = y26[k29];
+                              const ov35: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
                               c.segs[d + 2] = 'path';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y86 === 'string')) H.typeErr(c, c.pathAt(d + 3), y86, 'string');
+                              if (!(typeof y34 === 'string')) H.typeErr(c, c.pathAt(d + 3), y34, 'string');
                               else {
                                 c.len = d + 3;
-                                r6(y86, ov87, c);
+                                r6(y34, ov35, c);
                               }
                               break;
                             }
                             case 'port': {
-                              const y88: any = y78[k81];
-                              if (!(typeof y88 === 'number' && Number.isInteger(y88)))
-                                H.typeErr(c, H.pj(c.pathAt(d + 2), 'port'), y88, 'integer');
+                              const y36: any = y26[k29];
+                              const ov37: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                              c.segs[d + 2] = 'port';
+                              c.kinds[d + 2] = 0;
+                              if (!(typeof y36 === 'number' && Number.isInteger(y36)))
+                                H.typeErr(c, c.pathAt(d + 3), y36, 'integer');
                               else {
-                                if (y88 < 1) H.minimum(c, H.pj(c.pathAt(d + 2), 'port'), y88, 1, false);
-                                if (y88 > 65535) H.maximum(c, H.pj(c.pathAt(d + 2), 'port'), y88, 65535, false);
-                                if (!nf89(y88)) H.numFormat(c, H.pj(c.pathAt(d + 2), 'port'), y88, k90);
+                                if (!nf38(y36)) H.numFormat(c, c.pathAt(d + 3), y36, k39);
+                                c.len = d + 3;
+                                r7(y36, ov37, c);
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y78, 'name')) {
+                        if (!hop.call(y26, 'name')) {
                           c.segs[d + 2] = 'name';
                           c.kinds[d + 2] = 0;
-                          const ov91: any =
-                            ov79 !== undefined && H.isObject(ov79) && hop.call(ov79, 'name') ? ov79['name'] : undefined;
+                          const ov40: any =
+                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'name') ? ov27['name'] : undefined;
                           c.len = d + 3;
-                          r4(undefined, ov91, c);
+                          r4(undefined, ov40, c);
                         }
-                        if (!hop.call(y78, 'namespace')) {
+                        if (!hop.call(y26, 'namespace')) {
                           c.segs[d + 2] = 'namespace';
                           c.kinds[d + 2] = 0;
-                          const ov92: any =
-                            ov79 !== undefined && H.isObject(ov79) && hop.call(ov79, 'namespace')
-                              ? ov79['namespace']
+                          const ov41: any =
+                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'namespace')
+                              ? ov27['namespace']
                               : undefined;
                           c.len = d + 3;
-                          r5(undefined, ov92, c);
+                          r5(undefined, ov41, c);
                         }
                       }
                       break;
                     }
                     case 'url': {
-                      const y93: any = y71[k74];
-                      const ov94: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+                      const y42: any = y19[k22];
+                      const ov43: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                       c.segs[d + 1] = 'url';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y93 === 'string')) H.typeErr(c, c.pathAt(d + 2), y93, 'string');
+                      if (!(typeof y42 === 'string')) H.typeErr(c, c.pathAt(d + 2), y42, 'string');
                       else {
                         c.len = d + 2;
-                        r7(y93, ov94, c);
+                        r8(y42, ov43, c);
                       }
                       break;
                     }
                   }
                 }
                 c.len = d + 1;
-                r8(y71, ov72, c);
+                r9(y19, ov20, c);
               }
             }
             break;
           case 13:
-            if (k65 === 'failurePolicy') {
-              const y95: any = x[k65];
-              if (!(typeof y95 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y95, 'string');
+            if (k13 === 'failurePolicy') {
+              const y44: any = x[k13];
+              if (!(typeof y44 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y44, 'string');
               else {
-                if (!(y95 === 'Fail' || y95 === 'Ignore')) H.enumErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y95, k96);
+                if (!(y44 === 'Fail' || y44 === 'Ignore')) H.enumErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y44, k45);
               }
             }
             break;
           case 15:
-            if (k65 === 'matchConditions') {
-              const y97: any = x[k65];
-              const ov98: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'matchConditions') {
+              const y46: any = x[k13];
+              const ov47: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'matchConditions';
               c.kinds[d] = 0;
-              if (!Array.isArray(y97)) H.typeErr(c, c.pathAt(d + 1), y97, 'array');
+              if (!Array.isArray(y46)) H.typeErr(c, c.pathAt(d + 1), y46, 'array');
               else {
-                const ob102 = c.update && Array.isArray(ov98) ? H.oldByKey(ov98, k101) : null;
-                for (let i99 = 0; i99 < y97.length; i99++) {
-                  const y100: any = y97[i99];
-                  const oi103: any = H.oldItem(ob102, y100, k101);
-                  c.segs[d + 1] = i99;
+                const ob51 = c.update && Array.isArray(ov47) ? H.oldByKey(ov47, k50) : null;
+                for (let i48 = 0; i48 < y46.length; i48++) {
+                  const y49: any = y46[i48];
+                  const oi52: any = H.oldItem(ob51, y49, k50);
+                  c.segs[d + 1] = i48;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y100 === 'object' && y100 !== null && !Array.isArray(y100)))
-                    H.typeErr(c, c.pathAt(d + 2), y100, 'object');
+                  if (!(typeof y49 === 'object' && y49 !== null && !Array.isArray(y49)))
+                    H.typeErr(c, c.pathAt(d + 2), y49, 'object');
                   else {
-                    const oo104: any = oi103 !== undefined && H.isObject(oi103) ? oi103 : undefined;
-                    for (const k105 in y100) {
-                      switch (k105) {
+                    const oo53: any = oi52 !== undefined && H.isObject(oi52) ? oi52 : undefined;
+                    for (const k54 in y49) {
+                      switch (k54) {
                         case 'expression': {
-                          const y106: any = y100[k105];
-                          const ov107: any = oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
+                          const y55: any = y49[k54];
+                          const ov56: any = oo53 !== undefined && hop.call(oo53, k54) ? oo53[k54] : undefined;
                           c.segs[d + 2] = 'expression';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y106 === 'string')) H.typeErr(c, c.pathAt(d + 3), y106, 'string');
+                          if (!(typeof y55 === 'string')) H.typeErr(c, c.pathAt(d + 3), y55, 'string');
                           else {
                             c.len = d + 3;
-                            r9(y106, ov107, c);
+                            r10(y55, ov56, c);
                           }
                           break;
                         }
                         case 'name': {
-                          const y108: any = y100[k105];
-                          const ov109: any = oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
+                          const y57: any = y49[k54];
+                          const ov58: any = oo53 !== undefined && hop.call(oo53, k54) ? oo53[k54] : undefined;
                           c.segs[d + 2] = 'name';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y108 === 'string')) H.typeErr(c, c.pathAt(d + 3), y108, 'string');
+                          if (!(typeof y57 === 'string')) H.typeErr(c, c.pathAt(d + 3), y57, 'string');
                           else {
-                            c.len = d + 3;
-                            r10(y108, ov109, c);
-                            if (typeof y108 !== 'string' || !ok110(y108)) {
+                            if (!H.surelyNonEmpty(y57)) {
                               c.len = d + 3;
-                              r11(y108, ov109, c);
+                              r11(y57, ov58, c);
+                            }
+                            if (typeof y57 !== 'string' || !ok59(y57)) {
+                              c.len = d + 3;
+                              r12(y57, ov58, c);
                             }
                           }
                           break;
                         }
                       }
                     }
-                    if (!hop.call(y100, 'expression')) H.required(c, H.pj(c.pathAt(d + 2), 'expression'));
-                    if (!hop.call(y100, 'name')) {
+                    if (!hop.call(y49, 'expression')) H.required(c, H.pj(c.pathAt(d + 2), 'expression'));
+                    if (!hop.call(y49, 'name')) {
                       c.segs[d + 2] = 'name';
                       c.kinds[d + 2] = 0;
-                      const ov111: any =
-                        oi103 !== undefined && H.isObject(oi103) && hop.call(oi103, 'name') ? oi103['name'] : undefined;
+                      const ov60: any =
+                        oi52 !== undefined && H.isObject(oi52) && hop.call(oi52, 'name') ? oi52['name'] : undefined;
                       c.len = d + 3;
-                      r10(undefined, ov111, c);
+                      r11(undefined, ov60, c);
                     }
                   }
                 }
-                if (y97.length > 64) H.tooMany(c, c.pathAt(d + 1), y97.length, 64);
-                c.len = d + 1;
-                r12(y97, ov98, c);
+                if (y46.length > 64) H.tooMany(c, c.pathAt(d + 1), y46.length, 64);
+                if (!H.fewerThanTwo(y46)) {
+                  c.len = d + 1;
+                  r13(y46, ov47, c);
+                }
               }
             }
             break;
           case 11:
-            if (k65 === 'matchPolicy') {
-              const y112: any = x[k65];
-              if (!(typeof y112 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y112, 'string');
+            if (k13 === 'matchPolicy') {
+              const y61: any = x[k13];
+              if (!(typeof y61 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y61, 'string');
               else {
-                if (!(y112 === 'Equivalent' || y112 === 'Exact'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y112, k113);
+                if (!(y61 === 'Equivalent' || y61 === 'Exact'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y61, k62);
               }
-            } else if (k65 === 'sideEffects') {
-              const y184: any = x[k65];
-              const ov185: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            } else if (k13 === 'sideEffects') {
+              const y141: any = x[k13];
+              const ov142: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'sideEffects';
               c.kinds[d] = 0;
-              if (!(typeof y184 === 'string')) H.typeErr(c, c.pathAt(d + 1), y184, 'string');
+              if (!(typeof y141 === 'string')) H.typeErr(c, c.pathAt(d + 1), y141, 'string');
               else {
-                if (!(y184 === 'None' || y184 === 'NoneOnDryRun')) H.enumErr(c, c.pathAt(d + 1), y184, k186);
-                c.len = d + 1;
-                r26(y184, ov185, c);
+                if (!(y141 === 'None' || y141 === 'NoneOnDryRun')) H.enumErr(c, c.pathAt(d + 1), y141, k143);
+                if (!H.surelyNonEmpty(y141)) {
+                  c.len = d + 1;
+                  r32(y141, ov142, c);
+                }
               }
             }
             break;
           case 4:
-            if (k65 === 'name') {
-              const y114: any = x[k65];
-              const ov115: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'name') {
+              const y63: any = x[k13];
+              const ov64: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'name';
               c.kinds[d] = 0;
-              if (!(typeof y114 === 'string')) H.typeErr(c, c.pathAt(d + 1), y114, 'string');
+              if (!(typeof y63 === 'string')) H.typeErr(c, c.pathAt(d + 1), y63, 'string');
               else {
-                if (typeof y114 !== 'string' || !ok116(y114)) {
+                if (!H.surelyNonEmpty(y63)) {
                   c.len = d + 1;
-                  r13(y114, ov115, c);
+                  r14(y63, ov64, c);
+                }
+                if (typeof y63 !== 'string' || !ok65(y63)) {
+                  c.len = d + 1;
+                  r15(y63, ov64, c);
                 }
                 c.len = d + 1;
-                r14(y114, ov115, c);
+                r16(y63, ov64, c);
               }
             }
             break;
           case 17:
-            if (k65 === 'namespaceSelector') {
-              const y117: any = x[k65];
-              const ov118: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'namespaceSelector') {
+              const y66: any = x[k13];
+              const ov67: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'namespaceSelector';
               c.kinds[d] = 0;
-              if (!(typeof y117 === 'object' && y117 !== null && !Array.isArray(y117)))
-                H.typeErr(c, c.pathAt(d + 1), y117, 'object');
+              if (!(typeof y66 === 'object' && y66 !== null && !Array.isArray(y66)))
+                H.typeErr(c, c.pathAt(d + 1), y66, 'object');
               else {
-                const oo119: any = ov118 !== undefined && H.isObject(ov118) ? ov118 : undefined;
-                for (const k120 in y117) {
-                  switch (k120) {
+                const oo68: any = ov67 !== undefined && H.isObject(ov67) ? ov67 : undefined;
+                for (const k69 in y66) {
+                  switch (k69) {
                     case 'matchExpressions': {
-                      const y121: any = y117[k120];
-                      const ov122: any = oo119 !== undefined && hop.call(oo119, k120) ? oo119[k120] : undefined;
+                      const y70: any = y66[k69];
+                      const ov71: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
                       c.segs[d + 1] = 'matchExpressions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y121)) H.typeErr(c, c.pathAt(d + 2), y121, 'array');
+                      if (!Array.isArray(y70)) H.typeErr(c, c.pathAt(d + 2), y70, 'array');
                       else {
-                        for (let i123 = 0; i123 < y121.length; i123++) {
-                          const y124: any = y121[i123];
-                          c.segs[d + 2] = i123;
+                        for (let i72 = 0; i72 < y70.length; i72++) {
+                          const y73: any = y70[i72];
+                          c.segs[d + 2] = i72;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y124 === 'object' && y124 !== null && !Array.isArray(y124)))
-                            H.typeErr(c, c.pathAt(d + 3), y124, 'object');
+                          if (!(typeof y73 === 'object' && y73 !== null && !Array.isArray(y73)))
+                            H.typeErr(c, c.pathAt(d + 3), y73, 'object');
                           else {
-                            const oo125: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                            for (const k126 in y124) {
-                              switch (k126) {
+                            const oo74: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                            for (const k75 in y73) {
+                              switch (k75) {
                                 case 'key': {
-                                  const y127: any = y124[k126];
-                                  if (!(typeof y127 === 'string'))
-                                    H.typeErr(c, H.pj(c.pathAt(d + 3), 'key'), y127, 'string');
+                                  const y76: any = y73[k75];
+                                  const ov77: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
+                                  c.segs[d + 3] = 'key';
+                                  c.kinds[d + 3] = 0;
+                                  if (!(typeof y76 === 'string')) H.typeErr(c, c.pathAt(d + 4), y76, 'string');
+                                  else {
+                                    c.len = d + 4;
+                                    r17(y76, ov77, c);
+                                  }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y128: any = y124[k126];
-                                  const ov129: any =
-                                    oo125 !== undefined && hop.call(oo125, k126) ? oo125[k126] : undefined;
+                                  const y78: any = y73[k75];
+                                  const ov79: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y128 === 'string')) H.typeErr(c, c.pathAt(d + 4), y128, 'string');
+                                  if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 4), y78, 'string');
                                   else {
                                     c.len = d + 4;
-                                    r15(y128, ov129, c);
+                                    r18(y78, ov79, c);
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y130: any = y124[k126];
-                                  if (!Array.isArray(y130))
-                                    H.typeErr(c, H.pj(c.pathAt(d + 3), 'values'), y130, 'array');
+                                  const y80: any = y73[k75];
+                                  const ov81: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
+                                  c.segs[d + 3] = 'values';
+                                  c.kinds[d + 3] = 0;
+                                  if (!Array.isArray(y80)) H.typeErr(c, c.pathAt(d + 4), y80, 'array');
                                   else {
-                                    for (let i131 = 0; i131 < y130.length; i131++) {
-                                      const y132: any = y130[i131];
-                                      if (!(typeof y132 === 'string'))
-                                        H.typeErr(c, H.pb(H.pj(c.pathAt(d + 3), 'values'), i131), y132, 'string');
+                                    for (let i82 = 0; i82 < y80.length; i82++) {
+                                      const y83: any = y80[i82];
+                                      c.segs[d + 4] = i82;
+                                      c.kinds[d + 4] = 1;
+                                      if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 5), y83, 'string');
+                                      else {
+                                        if (typeof y83 !== 'string' || !ok84(y83)) {
+                                          c.len = d + 5;
+                                          r19(y83, undefined, c);
+                                        }
+                                      }
                                     }
                                   }
                                   break;
                                 }
                               }
                             }
-                            if (!hop.call(y124, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
-                            if (!hop.call(y124, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            if (!hop.call(y73, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
+                            if (!hop.call(y73, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            c.len = d + 3;
+                            r20(y73, undefined, c);
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y133: any = y117[k120];
-                      if (!(typeof y133 === 'object' && y133 !== null && !Array.isArray(y133)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'matchLabels'), y133, 'object');
+                      const y85: any = y66[k69];
+                      const ov86: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                      c.segs[d + 1] = 'matchLabels';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y85 === 'object' && y85 !== null && !Array.isArray(y85)))
+                        H.typeErr(c, c.pathAt(d + 2), y85, 'object');
                       else {
-                        for (const k134 in y133) {
-                          const y135: any = y133[k134];
-                          if (!(typeof y135 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'matchLabels'), k134), y135, 'string');
+                        for (const k87 in y85) {
+                          const y88: any = y85[k87];
+                          if (!(typeof y88 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k87), y88, 'string');
                         }
+                        c.len = d + 2;
+                        r21(y85, ov86, c);
                       }
                       break;
                     }
@@ -447,257 +489,297 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
             }
             break;
           case 14:
-            if (k65 === 'objectSelector') {
-              const y136: any = x[k65];
-              const ov137: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'objectSelector') {
+              const y89: any = x[k13];
+              const ov90: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'objectSelector';
               c.kinds[d] = 0;
-              if (!(typeof y136 === 'object' && y136 !== null && !Array.isArray(y136)))
-                H.typeErr(c, c.pathAt(d + 1), y136, 'object');
+              if (!(typeof y89 === 'object' && y89 !== null && !Array.isArray(y89)))
+                H.typeErr(c, c.pathAt(d + 1), y89, 'object');
               else {
-                const oo138: any = ov137 !== undefined && H.isObject(ov137) ? ov137 : undefined;
-                for (const k139 in y136) {
-                  switch (k139) {
+                const oo91: any = ov90 !== undefined && H.isObject(ov90) ? ov90 : undefined;
+                for (const k92 in y89) {
+                  switch (k92) {
                     case 'matchExpressions': {
-                      const y140: any = y136[k139];
-                      const ov141: any = oo138 !== undefined && hop.call(oo138, k139) ? oo138[k139] : undefined;
+                      const y93: any = y89[k92];
+                      const ov94: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
                       c.segs[d + 1] = 'matchExpressions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y140)) H.typeErr(c, c.pathAt(d + 2), y140, 'array');
+                      if (!Array.isArray(y93)) H.typeErr(c, c.pathAt(d + 2), y93, 'array');
                       else {
-                        for (let i142 = 0; i142 < y140.length; i142++) {
-                          const y143: any = y140[i142];
-                          c.segs[d + 2] = i142;
+                        for (let i95 = 0; i95 < y93.length; i95++) {
+                          const y96: any = y93[i95];
+                          c.segs[d + 2] = i95;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y143 === 'object' && y143 !== null && !Array.isArray(y143)))
-                            H.typeErr(c, c.pathAt(d + 3), y143, 'object');
+                          if (!(typeof y96 === 'object' && y96 !== null && !Array.isArray(y96)))
+                            H.typeErr(c, c.pathAt(d + 3), y96, 'object');
                           else {
-                            const oo144: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                            for (const k145 in y143) {
-                              switch (k145) {
+                            const oo97: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                            for (const k98 in y96) {
+                              switch (k98) {
                                 case 'key': {
-                                  const y146: any = y143[k145];
-                                  if (!(typeof y146 === 'string'))
-                                    H.typeErr(c, H.pj(c.pathAt(d + 3), 'key'), y146, 'string');
+                                  const y99: any = y96[k98];
+                                  const ov100: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                                  c.segs[d + 3] = 'key';
+                                  c.kinds[d + 3] = 0;
+                                  if (!(typeof y99 === 'string')) H.typeErr(c, c.pathAt(d + 4), y99, 'string');
+                                  else {
+                                    c.len = d + 4;
+                                    r17(y99, ov100, c);
+                                  }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y147: any = y143[k145];
-                                  const ov148: any =
-                                    oo144 !== undefined && hop.call(oo144, k145) ? oo144[k145] : undefined;
+                                  const y101: any = y96[k98];
+                                  const ov102: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y147 === 'string')) H.typeErr(c, c.pathAt(d + 4), y147, 'string');
+                                  if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 4), y101, 'string');
                                   else {
                                     c.len = d + 4;
-                                    r15(y147, ov148, c);
+                                    r18(y101, ov102, c);
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y149: any = y143[k145];
-                                  if (!Array.isArray(y149))
-                                    H.typeErr(c, H.pj(c.pathAt(d + 3), 'values'), y149, 'array');
+                                  const y103: any = y96[k98];
+                                  const ov104: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                                  c.segs[d + 3] = 'values';
+                                  c.kinds[d + 3] = 0;
+                                  if (!Array.isArray(y103)) H.typeErr(c, c.pathAt(d + 4), y103, 'array');
                                   else {
-                                    for (let i150 = 0; i150 < y149.length; i150++) {
-                                      const y151: any = y149[i150];
-                                      if (!(typeof y151 === 'string'))
-                                        H.typeErr(c, H.pb(H.pj(c.pathAt(d + 3), 'values'), i150), y151, 'string');
+                                    for (let i105 = 0; i105 < y103.length; i105++) {
+                                      const y106: any = y103[i105];
+                                      c.segs[d + 4] = i105;
+                                      c.kinds[d + 4] = 1;
+                                      if (!(typeof y106 === 'string')) H.typeErr(c, c.pathAt(d + 5), y106, 'string');
+                                      else {
+                                        if (typeof y106 !== 'string' || !ok107(y106)) {
+                                          c.len = d + 5;
+                                          r19(y106, undefined, c);
+                                        }
+                                      }
                                     }
                                   }
                                   break;
                                 }
                               }
                             }
-                            if (!hop.call(y143, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
-                            if (!hop.call(y143, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            if (!hop.call(y96, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
+                            if (!hop.call(y96, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            c.len = d + 3;
+                            r20(y96, undefined, c);
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y152: any = y136[k139];
-                      if (!(typeof y152 === 'object' && y152 !== null && !Array.isArray(y152)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'matchLabels'), y152, 'object');
+                      const y108: any = y89[k92];
+                      const ov109: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                      c.segs[d + 1] = 'matchLabels';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y108 === 'object' && y108 !== null && !Array.isArray(y108)))
+                        H.typeErr(c, c.pathAt(d + 2), y108, 'object');
                       else {
-                        for (const k153 in y152) {
-                          const y154: any = y152[k153];
-                          if (!(typeof y154 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'matchLabels'), k153), y154, 'string');
+                        for (const k110 in y108) {
+                          const y111: any = y108[k110];
+                          if (!(typeof y111 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k110), y111, 'string');
                         }
+                        c.len = d + 2;
+                        r21(y108, ov109, c);
                       }
                       break;
                     }
                   }
                 }
               }
-            } else if (k65 === 'timeoutSeconds') {
-              const y187: any = x[k65];
-              if (!(typeof y187 === 'number' && Number.isInteger(y187)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'timeoutSeconds'), y187, 'integer');
+            } else if (k13 === 'timeoutSeconds') {
+              const y144: any = x[k13];
+              const ov145: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              c.segs[d] = 'timeoutSeconds';
+              c.kinds[d] = 0;
+              if (!(typeof y144 === 'number' && Number.isInteger(y144))) H.typeErr(c, c.pathAt(d + 1), y144, 'integer');
               else {
-                if (y187 < 1) H.minimum(c, H.pj(c.pathAt(d), 'timeoutSeconds'), y187, 1, false);
-                if (y187 > 30) H.maximum(c, H.pj(c.pathAt(d), 'timeoutSeconds'), y187, 30, false);
-                if (!nf188(y187)) H.numFormat(c, H.pj(c.pathAt(d), 'timeoutSeconds'), y187, k189);
+                if (!nf146(y144)) H.numFormat(c, c.pathAt(d + 1), y144, k147);
+                c.len = d + 1;
+                r33(y144, ov145, c);
               }
             }
             break;
           case 5:
-            if (k65 === 'rules') {
-              const y155: any = x[k65];
-              const ov156: any = oo64 !== undefined && hop.call(oo64, k65) ? oo64[k65] : undefined;
+            if (k13 === 'rules') {
+              const y112: any = x[k13];
+              const ov113: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'rules';
               c.kinds[d] = 0;
-              if (!Array.isArray(y155)) H.typeErr(c, c.pathAt(d + 1), y155, 'array');
+              if (!Array.isArray(y112)) H.typeErr(c, c.pathAt(d + 1), y112, 'array');
               else {
-                for (let i157 = 0; i157 < y155.length; i157++) {
-                  const y158: any = y155[i157];
-                  c.segs[d + 1] = i157;
+                for (let i114 = 0; i114 < y112.length; i114++) {
+                  const y115: any = y112[i114];
+                  c.segs[d + 1] = i114;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y158 === 'object' && y158 !== null && !Array.isArray(y158)))
-                    H.typeErr(c, c.pathAt(d + 2), y158, 'object');
+                  if (!(typeof y115 === 'object' && y115 !== null && !Array.isArray(y115)))
+                    H.typeErr(c, c.pathAt(d + 2), y115, 'object');
                   else {
-                    const oo159: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k160 in y158) {
-                      switch (k160.length) {
+                    const oo116: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k117 in y115) {
+                      switch (k117.length) {
                         case 9:
-                          if (k160 === 'apiGroups') {
-                            const y161: any = y158[k160];
-                            const ov162: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                          if (k117 === 'apiGroups') {
+                            const y118: any = y115[k117];
+                            const ov119: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
                             c.segs[d + 2] = 'apiGroups';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y161)) H.typeErr(c, c.pathAt(d + 3), y161, 'array');
+                            if (!Array.isArray(y118)) H.typeErr(c, c.pathAt(d + 3), y118, 'array');
                             else {
-                              for (let i163 = 0; i163 < y161.length; i163++) {
-                                const y164: any = y161[i163];
-                                if (!(typeof y164 === 'string'))
-                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i163), y164, 'string');
+                              for (let i120 = 0; i120 < y118.length; i120++) {
+                                const y121: any = y118[i120];
+                                if (!(typeof y121 === 'string'))
+                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i120), y121, 'string');
                               }
-                              c.len = d + 3;
-                              r16(y161, ov162, c);
-                              c.len = d + 3;
-                              r17(y161, ov162, c);
+                              if (!H.surelyNonEmpty(y118)) {
+                                c.len = d + 3;
+                                r22(y118, ov119, c);
+                              }
+                              if (!H.fewerThanTwo(y118)) {
+                                c.len = d + 3;
+                                r23(y118, ov119, c);
+                              }
                             }
-                          } else if (k160 === 'resources') {
-                            const y174: any = y158[k160];
-                            const ov175: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                          } else if (k117 === 'resources') {
+                            const y131: any = y115[k117];
+                            const ov132: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
                             c.segs[d + 2] = 'resources';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y174)) H.typeErr(c, c.pathAt(d + 3), y174, 'array');
+                            if (!Array.isArray(y131)) H.typeErr(c, c.pathAt(d + 3), y131, 'array');
                             else {
-                              for (let i176 = 0; i176 < y174.length; i176++) {
-                                const y177: any = y174[i176];
-                                c.segs[d + 3] = i176;
+                              for (let i133 = 0; i133 < y131.length; i133++) {
+                                const y134: any = y131[i133];
+                                c.segs[d + 3] = i133;
                                 c.kinds[d + 3] = 1;
-                                if (!(typeof y177 === 'string')) H.typeErr(c, c.pathAt(d + 4), y177, 'string');
+                                if (!(typeof y134 === 'string')) H.typeErr(c, c.pathAt(d + 4), y134, 'string');
                                 else {
-                                  c.len = d + 4;
-                                  r23(y177, undefined, c);
+                                  if (!H.surelyNonEmpty(y134)) {
+                                    c.len = d + 4;
+                                    r29(y134, undefined, c);
+                                  }
                                 }
                               }
+                              if (!H.surelyNonEmpty(y131)) {
+                                c.len = d + 3;
+                                r30(y131, ov132, c);
+                              }
                               c.len = d + 3;
-                              r24(y174, ov175, c);
-                              c.len = d + 3;
-                              r25(y174, ov175, c);
+                              r31(y131, ov132, c);
                             }
                           }
                           break;
                         case 11:
-                          if (k160 === 'apiVersions') {
-                            const y165: any = y158[k160];
-                            const ov166: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                          if (k117 === 'apiVersions') {
+                            const y122: any = y115[k117];
+                            const ov123: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
                             c.segs[d + 2] = 'apiVersions';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y165)) H.typeErr(c, c.pathAt(d + 3), y165, 'array');
+                            if (!Array.isArray(y122)) H.typeErr(c, c.pathAt(d + 3), y122, 'array');
                             else {
-                              for (let i167 = 0; i167 < y165.length; i167++) {
-                                const y168: any = y165[i167];
-                                c.segs[d + 3] = i167;
+                              for (let i124 = 0; i124 < y122.length; i124++) {
+                                const y125: any = y122[i124];
+                                c.segs[d + 3] = i124;
                                 c.kinds[d + 3] = 1;
-                                if (!(typeof y168 === 'string')) H.typeErr(c, c.pathAt(d + 4), y168, 'string');
+                                if (!(typeof y125 === 'string')) H.typeErr(c, c.pathAt(d + 4), y125, 'string');
                                 else {
-                                  c.len = d + 4;
-                                  r18(y168, undefined, c);
+                                  if (!H.surelyNonEmpty(y125)) {
+                                    c.len = d + 4;
+                                    r24(y125, undefined, c);
+                                  }
                                 }
                               }
-                              c.len = d + 3;
-                              r19(y165, ov166, c);
-                              c.len = d + 3;
-                              r20(y165, ov166, c);
+                              if (!H.surelyNonEmpty(y122)) {
+                                c.len = d + 3;
+                                r25(y122, ov123, c);
+                              }
+                              if (!H.fewerThanTwo(y122)) {
+                                c.len = d + 3;
+                                r26(y122, ov123, c);
+                              }
                             }
                           }
                           break;
                         case 10:
-                          if (k160 === 'operations') {
-                            const y169: any = y158[k160];
-                            const ov170: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                          if (k117 === 'operations') {
+                            const y126: any = y115[k117];
+                            const ov127: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
                             c.segs[d + 2] = 'operations';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y169)) H.typeErr(c, c.pathAt(d + 3), y169, 'array');
+                            if (!Array.isArray(y126)) H.typeErr(c, c.pathAt(d + 3), y126, 'array');
                             else {
-                              for (let i171 = 0; i171 < y169.length; i171++) {
-                                const y172: any = y169[i171];
-                                if (!(typeof y172 === 'string'))
-                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i171), y172, 'string');
+                              for (let i128 = 0; i128 < y126.length; i128++) {
+                                const y129: any = y126[i128];
+                                if (!(typeof y129 === 'string'))
+                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i128), y129, 'string');
                                 else {
                                   if (!(
-                                    y172 === '*' ||
-                                    y172 === 'CONNECT' ||
-                                    y172 === 'CREATE' ||
-                                    y172 === 'DELETE' ||
-                                    y172 === 'UPDATE'
+                                    y129 === '*' ||
+                                    y129 === 'CONNECT' ||
+                                    y129 === 'CREATE' ||
+                                    y129 === 'DELETE' ||
+                                    y129 === 'UPDATE'
                                   ))
-                                    H.enumErr(c, H.pb(c.pathAt(d + 3), i171), y172, k173);
+                                    H.enumErr(c, H.pb(c.pathAt(d + 3), i128), y129, k130);
                                 }
                               }
-                              c.len = d + 3;
-                              r21(y169, ov170, c);
-                              c.len = d + 3;
-                              r22(y169, ov170, c);
+                              if (!H.surelyNonEmpty(y126)) {
+                                c.len = d + 3;
+                                r27(y126, ov127, c);
+                              }
+                              if (!H.fewerThanTwo(y126)) {
+                                c.len = d + 3;
+                                r28(y126, ov127, c);
+                              }
                             }
                           }
                           break;
                         case 5:
-                          if (k160 === 'scope') {
-                            const y178: any = y158[k160];
-                            if (!(typeof y178 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'scope'), y178, 'string');
+                          if (k117 === 'scope') {
+                            const y135: any = y115[k117];
+                            if (!(typeof y135 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'scope'), y135, 'string');
                             else {
-                              if (!(y178 === '*' || y178 === 'Cluster' || y178 === 'Namespaced'))
-                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'scope'), y178, k179);
+                              if (!(y135 === '*' || y135 === 'Cluster' || y135 === 'Namespaced'))
+                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'scope'), y135, k136);
                             }
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y158, 'apiGroups')) {
+                    if (!hop.call(y115, 'apiGroups')) {
                       c.segs[d + 2] = 'apiGroups';
                       c.kinds[d + 2] = 0;
-                      const ov180: any = undefined;
+                      const ov137: any = undefined;
                       c.len = d + 3;
-                      r16(undefined, ov180, c);
+                      r22(undefined, ov137, c);
                     }
-                    if (!hop.call(y158, 'apiVersions')) {
+                    if (!hop.call(y115, 'apiVersions')) {
                       c.segs[d + 2] = 'apiVersions';
                       c.kinds[d + 2] = 0;
-                      const ov181: any = undefined;
+                      const ov138: any = undefined;
                       c.len = d + 3;
-                      r19(undefined, ov181, c);
+                      r25(undefined, ov138, c);
                     }
-                    if (!hop.call(y158, 'operations')) {
+                    if (!hop.call(y115, 'operations')) {
                       c.segs[d + 2] = 'operations';
                       c.kinds[d + 2] = 0;
-                      const ov182: any = undefined;
+                      const ov139: any = undefined;
                       c.len = d + 3;
-                      r21(undefined, ov182, c);
+                      r27(undefined, ov139, c);
                     }
-                    if (!hop.call(y158, 'resources')) {
+                    if (!hop.call(y115, 'resources')) {
                       c.segs[d + 2] = 'resources';
                       c.kinds[d + 2] = 0;
-                      const ov183: any = undefined;
+                      const ov140: any = undefined;
                       c.len = d + 3;
-                      r24(undefined, ov183, c);
+                      r30(undefined, ov140, c);
                     }
                   }
                 }
@@ -711,20 +793,20 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'admissionReviewVersions')) {
         c.segs[d] = 'admissionReviewVersions';
         c.kinds[d] = 0;
-        const ov190: any =
+        const ov148: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'admissionReviewVersions')
             ? o['admissionReviewVersions']
             : undefined;
         c.len = d + 1;
-        r1(undefined, ov190, c);
+        r1(undefined, ov148, c);
       }
       if (!hop.call(x, 'sideEffects')) {
         c.segs[d] = 'sideEffects';
         c.kinds[d] = 0;
-        const ov191: any =
+        const ov149: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'sideEffects') ? o['sideEffects'] : undefined;
         c.len = d + 1;
-        r26(undefined, ov191, c);
+        r32(undefined, ov149, c);
       }
     }
   }
@@ -747,408 +829,30 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           }
           case 'metadata': {
             const y4: any = x[k1];
-            if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-              H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-            else {
-              for (const k5 in y4) {
-                switch (k5.length) {
-                  case 11:
-                    if (k5 === 'annotations') {
-                      const y6: any = y4[k5];
-                      if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                      else {
-                        for (const k7 in y6) {
-                          const y8: any = y6[k7];
-                          if (!(typeof y8 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 17:
-                    if (k5 === 'creationTimestamp') {
-                      const y9: any = y4[k5];
-                      if (!(typeof y9 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                      else {
-                        if (!sf10(y9))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                      }
-                    } else if (k5 === 'deletionTimestamp') {
-                      const y15: any = y4[k5];
-                      if (!(typeof y15 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                      else {
-                        if (!sf16(y15))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                      }
-                    }
-                    break;
-                  case 26:
-                    if (k5 === 'deletionGracePeriodSeconds') {
-                      const y12: any = y4[k5];
-                      if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, 'integer');
-                      else {
-                        if (!nf13(y12))
-                          H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                      }
-                    }
-                    break;
-                  case 10:
-                    if (k5 === 'finalizers') {
-                      const y18: any = y4[k5];
-                      if (!Array.isArray(y18))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                      else {
-                        for (let i19 = 0; i19 < y18.length; i19++) {
-                          const y20: any = y18[i19];
-                          if (!(typeof y20 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                        }
-                        if (y18.length > 1 && H.setHasDup(y18))
-                          H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                      }
-                    } else if (k5 === 'generation') {
-                      const y22: any = y4[k5];
-                      if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                      else {
-                        if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                      }
-                    }
-                    break;
-                  case 12:
-                    if (k5 === 'generateName') {
-                      const y21: any = y4[k5];
-                      if (!(typeof y21 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                    }
-                    break;
-                  case 6:
-                    if (k5 === 'labels') {
-                      const y25: any = y4[k5];
-                      if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                      else {
-                        for (const k26 in y25) {
-                          const y27: any = y25[k26];
-                          if (!(typeof y27 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 13:
-                    if (k5 === 'managedFields') {
-                      const y28: any = y4[k5];
-                      if (!Array.isArray(y28))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                      else {
-                        for (let i29 = 0; i29 < y28.length; i29++) {
-                          const y30: any = y28[i29];
-                          if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                              y30,
-                              'object',
-                            );
-                          else {
-                            for (const k31 in y30) {
-                              switch (k31.length) {
-                                case 10:
-                                  if (k31 === 'apiVersion') {
-                                    const y32: any = y30[k31];
-                                    if (!(typeof y32 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'apiVersion',
-                                        ),
-                                        y32,
-                                        'string',
-                                      );
-                                  } else if (k31 === 'fieldsType') {
-                                    const y33: any = y30[k31];
-                                    if (!(typeof y33 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsType',
-                                        ),
-                                        y33,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 8:
-                                  if (k31 === 'fieldsV1') {
-                                    const y34: any = y30[k31];
-                                    if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsV1',
-                                        ),
-                                        y34,
-                                        'object',
-                                      );
-                                  }
-                                  break;
-                                case 7:
-                                  if (k31 === 'manager') {
-                                    const y35: any = y30[k31];
-                                    if (!(typeof y35 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'manager',
-                                        ),
-                                        y35,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 9:
-                                  if (k31 === 'operation') {
-                                    const y36: any = y30[k31];
-                                    if (!(typeof y36 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'operation',
-                                        ),
-                                        y36,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 11:
-                                  if (k31 === 'subresource') {
-                                    const y37: any = y30[k31];
-                                    if (!(typeof y37 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'subresource',
-                                        ),
-                                        y37,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k31 === 'time') {
-                                    const y38: any = y30[k31];
-                                    if (!(typeof y38 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                        y38,
-                                        'string',
-                                      );
-                                    else {
-                                      if (!sf39(y38))
-                                        H.strFormat(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          k40,
-                                        );
-                                    }
-                                  }
-                                  break;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    break;
-                  case 4:
-                    if (k5 === 'name') {
-                      const y41: any = y4[k5];
-                      if (!(typeof y41 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                    }
-                    break;
-                  case 9:
-                    if (k5 === 'namespace') {
-                      const y42: any = y4[k5];
-                      if (!(typeof y42 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                    }
-                    break;
-                  case 15:
-                    if (k5 === 'ownerReferences') {
-                      const y43: any = y4[k5];
-                      if (!Array.isArray(y43))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                      else {
-                        for (let i44 = 0; i44 < y43.length; i44++) {
-                          const y45: any = y43[i44];
-                          if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                              y45,
-                              'object',
-                            );
-                          else {
-                            for (const k46 in y45) {
-                              switch (k46.length) {
-                                case 10:
-                                  if (k46 === 'apiVersion') {
-                                    const y47: any = y45[k46];
-                                    if (!(typeof y47 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'apiVersion',
-                                        ),
-                                        y47,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'controller') {
-                                    const y49: any = y45[k46];
-                                    if (!(typeof y49 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'controller',
-                                        ),
-                                        y49,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 18:
-                                  if (k46 === 'blockOwnerDeletion') {
-                                    const y48: any = y45[k46];
-                                    if (!(typeof y48 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'blockOwnerDeletion',
-                                        ),
-                                        y48,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k46 === 'kind') {
-                                    const y50: any = y45[k46];
-                                    if (!(typeof y50 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                        y50,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'name') {
-                                    const y51: any = y45[k46];
-                                    if (!(typeof y51 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                        y51,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 3:
-                                  if (k46 === 'uid') {
-                                    const y52: any = y45[k46];
-                                    if (!(typeof y52 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                        y52,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                              }
-                            }
-                            if (!hop.call(y45, 'apiVersion'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                              );
-                            if (!hop.call(y45, 'kind'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                              );
-                            if (!hop.call(y45, 'name'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                              );
-                            if (!hop.call(y45, 'uid'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                              );
-                          }
-                        }
-                        if (y43.length > 1 && H.mapHasDup(y43, k53))
-                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                      }
-                    } else if (k5 === 'resourceVersion') {
-                      const y54: any = y4[k5];
-                      if (!(typeof y54 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                    }
-                    break;
-                  case 8:
-                    if (k5 === 'selfLink') {
-                      const y55: any = y4[k5];
-                      if (!(typeof y55 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                    }
-                    break;
-                  case 3:
-                    if (k5 === 'uid') {
-                      const y56: any = y4[k5];
-                      if (!(typeof y56 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                    }
-                    break;
-                }
-              }
-            }
+            c.segs[d] = 'metadata';
+            c.kinds[d] = 0;
+            s3(y4, undefined, c, d + 1);
             break;
           }
           case 'webhooks': {
-            const y57: any = x[k1];
-            const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+            const y5: any = x[k1];
+            const ov6: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
             c.segs[d] = 'webhooks';
             c.kinds[d] = 0;
-            if (!Array.isArray(y57)) H.typeErr(c, c.pathAt(d + 1), y57, 'array');
+            if (!Array.isArray(y5)) H.typeErr(c, c.pathAt(d + 1), y5, 'array');
             else {
-              const ob62 = c.update && Array.isArray(ov58) ? H.oldByKey(ov58, k61) : null;
-              for (let i59 = 0; i59 < y57.length; i59++) {
-                const y60: any = y57[i59];
-                const oi63: any = H.oldItem(ob62, y60, k61);
-                c.segs[d + 1] = i59;
+              const ob10 = c.update && Array.isArray(ov6) ? H.oldByKey(ov6, k9) : null;
+              for (let i7 = 0; i7 < y5.length; i7++) {
+                const y8: any = y5[i7];
+                const oi11: any = H.oldItem(ob10, y8, k9);
+                c.segs[d + 1] = i7;
                 c.kinds[d + 1] = 1;
-                f36(y60, oi63, c, d + 2);
+                f36(y8, oi11, c, d + 2);
               }
-              c.len = d + 1;
-              r27(y57, ov58, c);
+              if (!H.fewerThanTwo(y5)) {
+                c.len = d + 1;
+                r34(y5, ov6, c);
+              }
             }
             break;
           }
@@ -1159,7 +863,7 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   function f80(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r28(x, o, c);
+    r35(x, o, c);
   }
   return f80;
 }
@@ -1169,22 +873,23 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  * leaves the rule to the CEL interpreter, which reports every failure.
  */
 export const compiledCel: readonly CompiledCelFast[] = [
+  (s: any, o: any): boolean => A.L(s).length === 0 || A.L(s).some((v0) => A.S(v0) === 'v1' || A.S(v0) === 'v1beta1'),
+  (s: any, o: any): boolean => A.I(s) >= 1 && A.I(s) <= 65535,
+  (s: any, o: any): boolean => A.has(s, 'url') !== A.has(s, 'service'),
   (s: any, o: any): boolean =>
-    A.B(A.I(A.L(s).length) === A.I(0)) ||
-    A.B(A.L(s).some((v0) => A.B(A.B(A.S(v0) === A.S('v1')) || A.B(A.S(v0) === A.S('v1beta1'))))),
-  (s: any, o: any): boolean => A.B(A.S(s) === A.S('')) || A.B(A.S(s).startsWith(A.S('/'))),
-  (s: any, o: any): boolean => A.B(A.has(s, 'url')) !== A.B(A.has(s, 'service')),
-  (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.matchesAscii(
-          A.S(s),
-          '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
-          /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
-        ),
-      ),
-    ) || A.B(A.matches(A.S(s), '^[^.]+[.][^.]+[.].+$')),
+    !A.matchesAscii(
+      A.S(s),
+      '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+      /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    ) || A.matchesAscii(A.S(s), '^[^.]+[.][^.]+[.].+$', /^[^.]+[.][^.]+[.][^\n]+$/),
   (s: any, o: any): boolean => ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(A.S(s)),
+  (s: any, o: any): boolean =>
+    !['In', 'NotIn'].includes(A.S(A.sel(s, 'operator'))) || (A.has(s, 'values') && A.L(A.sel(s, 'values')).length > 0),
+  (s: any, o: any): boolean =>
+    !['Exists', 'DoesNotExist'].includes(A.S(A.sel(s, 'operator'))) ||
+    !A.has(s, 'values') ||
+    A.L(A.sel(s, 'values')).length === 0,
+  (s: any, o: any): boolean => A.I(s) >= 1 && A.I(s) <= 30,
 ];
 
 /** The ValidatingWebhookConfiguration validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -1199,6 +904,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

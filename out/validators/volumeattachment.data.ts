@@ -142,12 +142,26 @@ export const data = JSON.parse(String.raw`{
        "rule": "self.lowerAscii().matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",
        "message": "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
       }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
      ]
     },
     "volumeHandle": {
      "type": "string",
      "description": "Unique volume name returned by the driver's CreateVolume call; used in every later call.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "readOnly": {
      "type": "boolean",
@@ -171,88 +185,62 @@ export const data = JSON.parse(String.raw`{
     "controllerPublishSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed to the driver for ControllerPublishVolume and ControllerUnpublishVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "nodeStageSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
+     "x-cluster-rules": [
+      {
+       "rule": "note",
+       "audience": "implementers",
+       "enforcedBy": "strategy",
+       "text": "Upstream validatePVSecretReference checks the controllerPublish, controllerExpand, nodePublish and nodeExpand references but not this one.",
+       "source": "upstream"
+      }
+     ],
      "description": "Optional. Secret passed for NodeStageVolume and NodeUnstageVolume. When the Secret holds several secrets, all are passed.",
      "x-cluster-source": "doc1 2.5"
     },
     "nodePublishSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for NodePublishVolume and NodeUnpublishVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "controllerExpandSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for ControllerExpandVolume. When the Secret holds several secrets, all are passed. May be added to an existing volume that has none.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     },
     "nodeExpandSecretRef": {
      "$ref": "#/components/schemas/SecretReference",
      "description": "Optional. Secret passed for NodeExpandVolume. When the Secret holds several secrets, all are passed.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
     }
-   },
-   "x-cluster-validations": [
-    {
-     "rule": "!has(self.controllerPublishSecretRef) || (has(self.controllerPublishSecretRef.name) && self.controllerPublishSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerPublishSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerPublishSecretRef) || (has(self.controllerPublishSecretRef.__namespace__) && self.controllerPublishSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerPublishSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerExpandSecretRef) || (has(self.controllerExpandSecretRef.name) && self.controllerExpandSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerExpandSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.controllerExpandSecretRef) || (has(self.controllerExpandSecretRef.__namespace__) && self.controllerExpandSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".controllerExpandSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodePublishSecretRef) || (has(self.nodePublishSecretRef.name) && self.nodePublishSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodePublishSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodePublishSecretRef) || (has(self.nodePublishSecretRef.__namespace__) && self.nodePublishSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodePublishSecretRef.namespace",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodeExpandSecretRef) || (has(self.nodeExpandSecretRef.name) && self.nodeExpandSecretRef.name != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodeExpandSecretRef.name",
-     "message": ""
-    },
-    {
-     "rule": "!has(self.nodeExpandSecretRef) || (has(self.nodeExpandSecretRef.__namespace__) && self.nodeExpandSecretRef.__namespace__ != '')",
-     "reason": "FieldValueRequired",
-     "fieldPath": ".nodeExpandSecretRef.namespace",
-     "message": ""
-    }
-   ],
-   "x-cluster-rules": [
-    {
-     "rule": "note",
-     "audience": "implementers",
-     "enforcedBy": "strategy",
-     "text": "Secret reference names must be DNS-1123 subdomains and namespaces DNS-1123 labels (validatePVSecretReference); not expressed here because SecretReference is a shared shape.",
-     "source": "upstream"
-    }
-   ]
+   }
   },
   "DataDiskVolumeSource": {
    "type": "object",
@@ -555,7 +543,14 @@ export const data = JSON.parse(String.raw`{
     "driver": {
      "type": "string",
      "description": "Name of the driver to use for this volume.",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "fsType": {
      "type": "string",
@@ -604,6 +599,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-rules": [
       {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      },
+      {
        "rule": "syntax",
        "syntax": "path",
        "source": "upstream"
@@ -649,7 +649,14 @@ export const data = JSON.parse(String.raw`{
     "targetPortal": {
      "type": "string",
      "description": "iSCSI target portal, an IP or ip_addr:port when the port is not the default (typically 860 and 3260).",
-     "x-cluster-source": "doc1 2.5"
+     "x-cluster-source": "doc1 2.5",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "iqn": {
      "type": "string",
@@ -657,7 +664,7 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-validations": [
       {
-       "rule": "self.startsWith('iqn') || self.startsWith('eui') || self.startsWith('naa')",
+       "rule": "self == '' || self.startsWith('iqn') || self.startsWith('eui') || self.startsWith('naa')",
        "message": "must be valid format"
       },
       {
@@ -671,6 +678,13 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "!self.startsWith('naa') || self.matches('^naa.[[:alnum:]]{32}$')",
        "message": "must be valid format"
+      }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
       }
      ]
     },
@@ -801,6 +815,11 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc1 2.5",
      "x-cluster-rules": [
       {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      },
+      {
        "rule": "syntax",
        "syntax": "path",
        "source": "upstream"
@@ -868,7 +887,14 @@ export const data = JSON.parse(String.raw`{
     "server": {
      "type": "string",
      "description": "Hostname or IP address of the NFS server.",
-     "x-cluster-source": "upstream"
+     "x-cluster-source": "upstream",
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
+      }
+     ]
     },
     "path": {
      "type": "string",
@@ -878,6 +904,13 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "self.startsWith('/')",
        "message": "must be an absolute path"
+      }
+     ],
+     "x-cluster-rules": [
+      {
+       "rule": "nonEmpty",
+       "whenAbsent": false,
+       "source": "upstream"
       }
      ]
     },
@@ -1275,6 +1308,7 @@ export const data = JSON.parse(String.raw`{
       "x-cluster-rules": [
        {
         "rule": "quantityRange",
+        "basic": true,
         "exclusiveMinimum": "0",
         "source": "conventions 9.2"
        }
@@ -1752,7 +1786,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "spec": {
      "$ref": "#/components/schemas/VolumeAttachmentSpec",
@@ -2099,6 +2144,35 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/VolumeAttachment/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "nonEmpty",
     "source": "upstream"
    },
@@ -2156,6 +2230,7 @@ export const data = JSON.parse(String.raw`{
    "t": "rule",
    "spec": {
     "rule": "quantityRange",
+    "basic": true,
     "exclusiveMinimum": "0",
     "source": "conventions 9.2"
    },
@@ -2251,8 +2326,8 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
-    "rule": "syntax",
-    "syntax": "path",
+    "rule": "nonEmpty",
+    "whenAbsent": false,
     "source": "upstream"
    },
    "site": {
@@ -2267,7 +2342,51 @@ export const data = JSON.parse(String.raw`{
     "source": "upstream"
    },
    "site": {
+    "ptr": "/components/schemas/HostPathVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
     "ptr": "/components/schemas/LocalVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "syntax",
+    "syntax": "path",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/LocalVolumeSource/properties/path"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/NFSVolumeSource/properties/server"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/NFSVolumeSource/properties/path"
    }
   },
   {
@@ -2280,6 +2399,17 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/driver"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/driver"
@@ -2289,20 +2419,91 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
-   "t": "cel",
-   "site": {
-    "ptr": "/components/schemas/CSIPersistentVolumeSource"
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
    },
-   "fast": [
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11
-   ]
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/volumeHandle"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/controllerPublishSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/nodePublishSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/controllerExpandSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "secretReference",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CSIPersistentVolumeSource/properties/nodeExpandSecretRef",
+    "ref": "SecretReference",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "secretReference",
+       "source": "upstream"
+      }
+     ]
+    }
+   }
   },
   {
    "t": "cel",
@@ -2310,7 +2511,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FCVolumeSource/properties/lun"
    },
    "fast": [
-    12
+    4
    ]
   },
   {
@@ -2319,10 +2520,21 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FCVolumeSource"
    },
    "fast": [
-    13,
-    14,
-    15
+    5,
+    6,
+    7
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/FlexPersistentVolumeSource/properties/driver"
+   }
   },
   {
    "t": "cel",
@@ -2330,8 +2542,30 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/FlexPersistentVolumeSource/properties/options"
    },
    "fast": [
-    16
+    8
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/targetPortal"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "nonEmpty",
+    "whenAbsent": false,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/iqn"
+   }
   },
   {
    "t": "cel",
@@ -2339,10 +2573,10 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/iqn"
    },
    "fast": [
-    17,
-    18,
-    19,
-    20
+    9,
+    10,
+    11,
+    12
    ]
   },
   {
@@ -2351,7 +2585,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource/properties/lun"
    },
    "fast": [
-    21
+    13
    ]
   },
   {
@@ -2360,12 +2594,12 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ISCSIPersistentVolumeSource"
    },
    "fast": [
-    22,
-    23,
-    24,
-    25,
-    26,
-    27
+    14,
+    15,
+    16,
+    17,
+    18,
+    19
    ]
   },
   {
@@ -2374,7 +2608,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/BlockDiskServiceVolumeSource/properties/partition"
    },
    "fast": [
-    28
+    20
    ]
   },
   {
@@ -2383,8 +2617,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DataDiskVolumeSource"
    },
    "fast": [
-    29,
-    30
+    21,
+    22
    ]
   },
   {
@@ -2413,8 +2647,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/VolumeServicePersistentVolumeSource"
    },
    "fast": [
-    31,
-    32
+    23,
+    24
    ]
   },
   {
@@ -2423,7 +2657,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DatasetVolumeSource/properties/datasetName"
    },
    "fast": [
-    33
+    25
    ]
   },
   {
@@ -2432,8 +2666,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/DatasetVolumeSource"
    },
    "fast": [
-    34,
-    35
+    26,
+    27
    ]
   },
   {
@@ -2454,7 +2688,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/ScaleOutFilesystemPersistentVolumeSource/properties/endpointsNamespace"
    },
    "fast": [
-    36
+    28
    ]
   },
   {
@@ -2463,7 +2697,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/RegistryVolumeSource/properties/registry"
    },
    "fast": [
-    37
+    29
    ]
   },
   {
@@ -2472,7 +2706,7 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/RegistryVolumeSource"
    },
    "fast": [
-    38
+    30
    ]
   },
   {
@@ -2503,8 +2737,8 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/NamespacedPersistentVolumeSource"
    },
    "fast": [
-    39,
-    40
+    31,
+    32
    ]
   },
   {
@@ -2547,11 +2781,11 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/PersistentVolumeSpec"
    },
    "fast": [
-    41,
-    42,
-    43,
-    44,
-    45
+    33,
+    34,
+    35,
+    36,
+    37
    ]
   },
   {
@@ -2583,15 +2817,15 @@ export const data = JSON.parse(String.raw`{
     "ptr": "/components/schemas/VolumeAttachmentSource"
    },
    "fast": [
-    46,
-    47,
-    48,
-    49,
-    50,
-    51,
-    52,
-    53,
-    54
+    38,
+    39,
+    40,
+    41,
+    42,
+    43,
+    44,
+    45,
+    46
    ]
   },
   {
@@ -2659,73 +2893,11 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
-     9
-    ],
-    [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
-     10
-    ],
-    [
-     "generateName",
-     11
-    ],
-    [
-     "generation",
-     12
-    ],
-    [
-     "labels",
-     13
-    ],
-    [
-     "managedFields",
-     14
-    ],
-    [
-     "name",
-     15
-    ],
-    [
-     "namespace",
-     16
-    ],
-    [
-     "ownerReferences",
-     17
-    ],
-    [
-     "resourceVersion",
-     18
-    ],
-    [
-     "selfLink",
-     19
-    ],
-    [
-     "uid",
-     20
-    ]
-   ],
-   "def": 1,
+   "t": 7,
    "o": 1
   },
   {
-   "t": 21,
+   "t": 8,
    "h": 1,
    "o": 1
   },
@@ -2733,65 +2905,103 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "attachError",
-     22
+     9
     ],
     [
      "attached",
-     23
+     10
     ],
     [
      "attachmentMetadata",
-     24
+     11
     ],
     [
      "detachError",
-     22
+     9
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "a": 25,
+   "p": [
+    [
+     "annotations",
+     12
+    ],
+    [
+     "creationTimestamp",
+     13
+    ],
+    [
+     "deletionGracePeriodSeconds",
+     14
+    ],
+    [
+     "deletionTimestamp",
+     13
+    ],
+    [
+     "finalizers",
+     15
+    ],
+    [
+     "generateName",
+     16
+    ],
+    [
+     "generation",
+     17
+    ],
+    [
+     "labels",
+     18
+    ],
+    [
+     "managedFields",
+     19
+    ],
+    [
+     "name",
+     20
+    ],
+    [
+     "namespace",
+     21
+    ],
+    [
+     "ownerReferences",
+     22
+    ],
+    [
+     "resourceVersion",
+     23
+    ],
+    [
+     "selfLink",
+     24
+    ],
+    [
+     "uid",
+     25
+    ]
+   ],
+   "def": 1,
    "o": 1
   },
-  {
-   "def": 1
-  },
-  {},
-  {
-   "i": 26
-  },
-  {},
-  {},
-  {
-   "a": 27,
-   "o": 1
-  },
-  {
-   "i": 28
-  },
-  {},
-  {},
-  {
-   "i": 29
-  },
-  {},
-  {},
-  {},
   {
    "p": [
     [
      "attacher",
-     30
+     26
     ],
     [
      "nodeName",
-     31
+     27
     ],
     [
      "source",
-     32
+     28
     ]
    ],
    "h": 1,
@@ -2802,15 +3012,15 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "errorCode",
-     33
+     29
     ],
     [
      "message",
-     34
+     30
     ],
     [
      "time",
-     8
+     13
     ]
    ],
    "def": 1,
@@ -2818,87 +3028,48 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "a": 35,
-   "o": 1
-  },
-  {},
-  {},
-  {},
-  {
-   "p": [
-    [
-     "apiVersion",
-     36
-    ],
-    [
-     "fieldsType",
-     37
-    ],
-    [
-     "fieldsV1",
-     38
-    ],
-    [
-     "manager",
-     39
-    ],
-    [
-     "operation",
-     40
-    ],
-    [
-     "subresource",
-     41
-    ],
-    [
-     "time",
-     8
-    ]
-   ],
-   "def": 1,
+   "a": 31,
    "o": 1
   },
   {
-   "p": [
-    [
-     "apiVersion",
-     42
-    ],
-    [
-     "blockOwnerDeletion",
-     43
-    ],
-    [
-     "controller",
-     44
-    ],
-    [
-     "kind",
-     45
-    ],
-    [
-     "name",
-     46
-    ],
-    [
-     "uid",
-     47
-    ]
-   ],
-   "def": 1,
+   "a": 32,
    "o": 1
   },
+  {
+   "def": 1
+  },
+  {},
+  {
+   "i": 33
+  },
+  {},
+  {},
+  {
+   "a": 34,
+   "o": 1
+  },
+  {
+   "i": 35
+  },
+  {},
+  {},
+  {
+   "i": 36
+  },
+  {},
+  {},
+  {},
   {},
   {},
   {
    "p": [
     [
      "inlineVolumeSpec",
-     48
+     37
     ],
     [
      "persistentVolumeName",
-     49
+     38
     ]
    ],
    "h": 1,
@@ -2907,6 +3078,197 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {},
+  {},
+  {},
+  {},
+  {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     39
+    ],
+    [
+     "fieldsType",
+     40
+    ],
+    [
+     "fieldsV1",
+     41
+    ],
+    [
+     "manager",
+     42
+    ],
+    [
+     "operation",
+     43
+    ],
+    [
+     "subresource",
+     44
+    ],
+    [
+     "time",
+     13
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "apiVersion",
+     45
+    ],
+    [
+     "blockOwnerDeletion",
+     46
+    ],
+    [
+     "controller",
+     47
+    ],
+    [
+     "kind",
+     48
+    ],
+    [
+     "name",
+     49
+    ],
+    [
+     "uid",
+     50
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "accessModes",
+     51
+    ],
+    [
+     "capacity",
+     52
+    ],
+    [
+     "claimRef",
+     53
+    ],
+    [
+     "mountOptions",
+     54
+    ],
+    [
+     "nodeAffinity",
+     55
+    ],
+    [
+     "persistentVolumeReclaimPolicy",
+     56
+    ],
+    [
+     "storageClassName",
+     57
+    ],
+    [
+     "volumeAttributesClassName",
+     58
+    ],
+    [
+     "volumeMode",
+     59
+    ],
+    [
+     "hostPath",
+     60
+    ],
+    [
+     "local",
+     61
+    ],
+    [
+     "nfs",
+     62
+    ],
+    [
+     "csi",
+     63
+    ],
+    [
+     "fc",
+     64
+    ],
+    [
+     "flexVolume",
+     65
+    ],
+    [
+     "iscsi",
+     66
+    ],
+    [
+     "blockDiskService",
+     67
+    ],
+    [
+     "dataDisk",
+     68
+    ],
+    [
+     "fileShare",
+     69
+    ],
+    [
+     "distributedFilesystem",
+     70
+    ],
+    [
+     "volumeService",
+     71
+    ],
+    [
+     "datasetVolume",
+     72
+    ],
+    [
+     "scaleOutFilesystem",
+     73
+    ],
+    [
+     "persistentDisk",
+     74
+    ],
+    [
+     "volumeById",
+     75
+    ],
+    [
+     "registryVolume",
+     76
+    ],
+    [
+     "arrayVolume",
+     77
+    ],
+    [
+     "namespacedVolume",
+     78
+    ],
+    [
+     "virtualDisk",
+     79
+    ]
+   ],
+   "h": 1,
+   "def": 1,
+   "o": 1
+  },
   {},
   {},
   {},
@@ -2925,175 +3287,51 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "p": [
-    [
-     "accessModes",
-     50
-    ],
-    [
-     "capacity",
-     51
-    ],
-    [
-     "claimRef",
-     52
-    ],
-    [
-     "mountOptions",
-     53
-    ],
-    [
-     "nodeAffinity",
-     54
-    ],
-    [
-     "persistentVolumeReclaimPolicy",
-     55
-    ],
-    [
-     "storageClassName",
-     56
-    ],
-    [
-     "volumeAttributesClassName",
-     57
-    ],
-    [
-     "volumeMode",
-     58
-    ],
-    [
-     "hostPath",
-     59
-    ],
-    [
-     "local",
-     60
-    ],
-    [
-     "nfs",
-     61
-    ],
-    [
-     "csi",
-     62
-    ],
-    [
-     "fc",
-     63
-    ],
-    [
-     "flexVolume",
-     64
-    ],
-    [
-     "iscsi",
-     65
-    ],
-    [
-     "blockDiskService",
-     66
-    ],
-    [
-     "dataDisk",
-     67
-    ],
-    [
-     "fileShare",
-     68
-    ],
-    [
-     "distributedFilesystem",
-     69
-    ],
-    [
-     "volumeService",
-     70
-    ],
-    [
-     "datasetVolume",
-     71
-    ],
-    [
-     "scaleOutFilesystem",
-     72
-    ],
-    [
-     "persistentDisk",
-     73
-    ],
-    [
-     "volumeById",
-     74
-    ],
-    [
-     "registryVolume",
-     75
-    ],
-    [
-     "arrayVolume",
-     76
-    ],
-    [
-     "namespacedVolume",
-     77
-    ],
-    [
-     "virtualDisk",
-     78
-    ]
-   ],
-   "h": 1,
-   "def": 1,
-   "o": 1
-  },
-  {},
-  {
-   "i": 79
+   "i": 80
   },
   {
-   "a": 80,
+   "a": 81,
    "o": 1
   },
   {
    "p": [
     [
      "apiVersion",
-     81
-    ],
-    [
-     "fieldPath",
      82
     ],
     [
-     "kind",
+     "fieldPath",
      83
     ],
     [
-     "name",
+     "kind",
      84
     ],
     [
-     "namespace",
+     "name",
      85
     ],
     [
-     "resourceVersion",
+     "namespace",
      86
     ],
     [
-     "uid",
+     "resourceVersion",
      87
+    ],
+    [
+     "uid",
+     88
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 88
+   "i": 89
   },
   {
-   "t": 89,
+   "t": 90,
    "o": 1
   },
   {
@@ -3110,11 +3348,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "path",
-     90
+     91
     ],
     [
      "type",
-     91
+     92
     ]
    ],
    "h": 1,
@@ -3125,11 +3363,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "path",
-     92
+     93
     ],
     [
      "fsType",
-     93
+     94
     ]
    ],
    "def": 1,
@@ -3139,15 +3377,15 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "server",
-     94
-    ],
-    [
-     "path",
      95
     ],
     [
-     "readOnly",
+     "path",
      96
+    ],
+    [
+     "readOnly",
+     97
     ]
    ],
    "def": 1,
@@ -3157,68 +3395,42 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "driver",
-     97
-    ],
-    [
-     "volumeHandle",
      98
     ],
     [
-     "readOnly",
+     "volumeHandle",
      99
     ],
     [
-     "fsType",
+     "readOnly",
      100
     ],
     [
-     "volumeAttributes",
+     "fsType",
      101
     ],
     [
+     "volumeAttributes",
+     102
+    ],
+    [
      "controllerPublishSecretRef",
-     102
-    ],
-    [
-     "nodeStageSecretRef",
-     102
-    ],
-    [
-     "nodePublishSecretRef",
-     102
-    ],
-    [
-     "controllerExpandSecretRef",
-     102
-    ],
-    [
-     "nodeExpandSecretRef",
-     102
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "targetWWNs",
      103
     ],
     [
-     "lun",
+     "nodeStageSecretRef",
      104
     ],
     [
-     "fsType",
+     "nodePublishSecretRef",
      105
     ],
     [
-     "readOnly",
+     "controllerExpandSecretRef",
      106
     ],
     [
-     "wwids",
+     "nodeExpandSecretRef",
      107
     ]
    ],
@@ -3228,24 +3440,50 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "driver",
+     "targetWWNs",
      108
     ],
     [
-     "fsType",
+     "lun",
      109
     ],
     [
-     "secretRef",
-     102
-    ],
-    [
-     "readOnly",
+     "fsType",
      110
     ],
     [
-     "options",
+     "readOnly",
      111
+    ],
+    [
+     "wwids",
+     112
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
+    [
+     "driver",
+     113
+    ],
+    [
+     "fsType",
+     114
+    ],
+    [
+     "secretRef",
+     115
+    ],
+    [
+     "readOnly",
+     116
+    ],
+    [
+     "options",
+     117
     ]
    ],
    "def": 1,
@@ -3255,47 +3493,47 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "targetPortal",
-     112
-    ],
-    [
-     "iqn",
-     113
-    ],
-    [
-     "lun",
-     114
-    ],
-    [
-     "iscsiInterface",
-     115
-    ],
-    [
-     "fsType",
-     116
-    ],
-    [
-     "readOnly",
-     117
-    ],
-    [
-     "portals",
      118
     ],
     [
-     "chapAuthDiscovery",
+     "iqn",
      119
     ],
     [
-     "chapAuthSession",
+     "lun",
      120
     ],
     [
+     "iscsiInterface",
+     121
+    ],
+    [
+     "fsType",
+     122
+    ],
+    [
+     "readOnly",
+     123
+    ],
+    [
+     "portals",
+     124
+    ],
+    [
+     "chapAuthDiscovery",
+     125
+    ],
+    [
+     "chapAuthSession",
+     126
+    ],
+    [
      "secretRef",
-     102
+     115
     ],
     [
      "initiatorName",
-     121
+     127
     ]
    ],
    "h": 1,
@@ -3306,19 +3544,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeID",
-     122
+     128
     ],
     [
      "fsType",
-     123
+     129
     ],
     [
      "partition",
-     124
+     130
     ],
     [
      "readOnly",
-     125
+     131
     ]
    ],
    "def": 1,
@@ -3328,27 +3566,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "diskName",
-     126
+     132
     ],
     [
      "diskURI",
-     127
+     133
     ],
     [
      "cachingMode",
-     128
+     134
     ],
     [
      "fsType",
-     129
+     135
     ],
     [
      "kind",
-     130
+     136
     ],
     [
      "readOnly",
-     131
+     137
     ]
    ],
    "h": 1,
@@ -3359,19 +3597,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "secretName",
-     132
+     138
     ],
     [
      "shareName",
-     133
+     139
     ],
     [
      "readOnly",
-     134
+     140
     ],
     [
      "secretNamespace",
-     135
+     141
     ]
    ],
    "def": 1,
@@ -3381,27 +3619,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "monitors",
-     136
+     142
     ],
     [
      "path",
-     137
+     143
     ],
     [
      "user",
-     138
+     144
     ],
     [
      "secretFile",
-     139
+     145
     ],
     [
      "secretRef",
-     102
+     115
     ],
     [
      "readOnly",
-     140
+     146
     ]
    ],
    "def": 1,
@@ -3411,19 +3649,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeID",
-     141
+     147
     ],
     [
      "fsType",
-     142
+     148
     ],
     [
      "readOnly",
-     143
+     149
     ],
     [
      "secretRef",
-     102
+     115
     ]
    ],
    "def": 1,
@@ -3433,46 +3671,10 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "datasetName",
-     144
-    ],
-    [
-     "datasetUUID",
-     145
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "endpoints",
-     146
-    ],
-    [
-     "path",
-     147
-    ],
-    [
-     "readOnly",
-     148
-    ],
-    [
-     "endpointsNamespace",
-     149
-    ]
-   ],
-   "def": 1,
-   "o": 1
-  },
-  {
-   "p": [
-    [
-     "pdID",
      150
     ],
     [
-     "fsType",
+     "datasetUUID",
      151
     ]
    ],
@@ -3482,16 +3684,20 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "volumeID",
+     "endpoints",
      152
     ],
     [
-     "fsType",
+     "path",
      153
     ],
     [
      "readOnly",
      154
+    ],
+    [
+     "endpointsNamespace",
+     155
     ]
    ],
    "def": 1,
@@ -3500,27 +3706,29 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "registry",
-     155
-    ],
-    [
-     "volume",
+     "pdID",
      156
     ],
     [
-     "readOnly",
+     "fsType",
      157
-    ],
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
     [
-     "user",
+     "volumeID",
      158
     ],
     [
-     "group",
+     "fsType",
      159
     ],
     [
-     "tenant",
+     "readOnly",
      160
     ]
    ],
@@ -3530,44 +3738,74 @@ export const data = JSON.parse(String.raw`{
   {
    "p": [
     [
-     "gateway",
+     "registry",
      161
     ],
     [
-     "system",
+     "volume",
      162
     ],
     [
-     "secretRef",
-     102
-    ],
-    [
-     "sslEnabled",
+     "readOnly",
      163
     ],
     [
-     "protectionDomain",
+     "user",
      164
     ],
     [
-     "storagePool",
+     "group",
      165
     ],
     [
-     "storageMode",
+     "tenant",
      166
-    ],
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
+  {
+   "p": [
     [
-     "volumeName",
+     "gateway",
      167
     ],
     [
-     "fsType",
+     "system",
      168
     ],
     [
-     "readOnly",
+     "secretRef",
+     115
+    ],
+    [
+     "sslEnabled",
      169
+    ],
+    [
+     "protectionDomain",
+     170
+    ],
+    [
+     "storagePool",
+     171
+    ],
+    [
+     "storageMode",
+     172
+    ],
+    [
+     "volumeName",
+     173
+    ],
+    [
+     "fsType",
+     174
+    ],
+    [
+     "readOnly",
+     175
     ]
    ],
    "h": 1,
@@ -3578,23 +3816,23 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumeName",
-     170
+     176
     ],
     [
      "volumeNamespace",
-     171
+     177
     ],
     [
      "fsType",
-     172
+     178
     ],
     [
      "readOnly",
-     173
+     179
     ],
     [
      "secretRef",
-     52
+     53
     ]
    ],
    "def": 1,
@@ -3604,19 +3842,19 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "volumePath",
-     174
+     180
     ],
     [
      "fsType",
-     175
+     181
     ],
     [
      "storagePolicyName",
-     176
+     182
     ],
     [
      "storagePolicyID",
-     177
+     183
     ]
    ],
    "def": 1,
@@ -3636,7 +3874,7 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "required",
-     178
+     184
     ]
    ],
    "def": 1,
@@ -3657,37 +3895,57 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "a": 179,
+   "a": 185,
    "o": 1
   },
+  {
+   "t": 115,
+   "o": 1
+  },
+  {
+   "t": 115,
+   "o": 1
+  },
+  {
+   "t": 115,
+   "o": 1
+  },
+  {
+   "t": 115,
+   "o": 1
+  },
+  {
+   "t": 115,
+   "o": 1
+  },
+  {
+   "i": 186
+  },
+  {},
+  {},
+  {},
+  {
+   "i": 187
+  },
+  {},
+  {},
   {
    "p": [
     [
      "name",
-     180
+     188
     ],
     [
      "namespace",
-     181
+     189
     ]
    ],
    "def": 1,
    "o": 1
   },
-  {
-   "i": 182
-  },
-  {},
-  {},
   {},
   {
-   "i": 183
-  },
-  {},
-  {},
-  {},
-  {
-   "a": 184,
+   "a": 190,
    "o": 1
   },
   {},
@@ -3700,7 +3958,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 185
+   "i": 191
   },
   {},
   {},
@@ -3732,7 +3990,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 186
+   "i": 192
   },
   {},
   {},
@@ -3785,7 +4043,7 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "nodeSelectorTerms",
-     187
+     193
     ]
    ],
    "def": 1,
@@ -3800,41 +4058,41 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 188
+   "i": 194
   },
   {
    "p": [
     [
      "matchExpressions",
-     189
+     195
     ],
     [
      "matchFields",
-     190
+     196
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "i": 191
+   "i": 197
   },
   {
-   "i": 191
+   "i": 197
   },
   {
    "p": [
     [
      "key",
-     192
+     198
     ],
     [
      "operator",
-     193
+     199
     ],
     [
      "values",
-     194
+     200
     ]
    ],
    "def": 1,
@@ -3843,7 +4101,7 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
-   "i": 195
+   "i": 201
   },
   {}
  ],

@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './volumeattachment.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'VolumeAttachment',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a VolumeAttachment: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a VolumeAttachment: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -78,135 +80,142 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r43 = R[43];
   const r44 = R[44];
   const r45 = R[45];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const ok63 = H.fastSyntax['dns1123Subdomain']!;
-  const ok66 = H.fastSyntax['dns1123Subdomain']!;
-  const k79 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const sf86 = H.stringFormat('quantity')!;
-  const k87 = 'quantity';
-  const k119 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k129 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k135 = ': supported values: "Delete", "Recycle", "Retain"';
-  const ok138 = H.fastSyntax['dns1123Subdomain']!;
-  const ok141 = H.fastSyntax['dns1123Subdomain']!;
-  const k144 = ': supported values: "Block", "Filesystem"';
-  const k152 =
+  const r46 = R[46];
+  const r47 = R[47];
+  const r48 = R[48];
+  const r49 = R[49];
+  const r50 = R[50];
+  const r51 = R[51];
+  const r52 = R[52];
+  const r53 = R[53];
+  const r54 = R[54];
+  const r55 = R[55];
+  const r56 = R[56];
+  const r57 = R[57];
+  const r58 = R[58];
+  const s3 = S['ObjectMeta']!;
+  const ok12 = H.fastSyntax['dns1123Subdomain']!;
+  const ok15 = H.fastSyntax['dns1123Subdomain']!;
+  const k28 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const sf35 = H.stringFormat('quantity')!;
+  const k36 = 'quantity';
+  const k68 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k78 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k84 = ': supported values: "Delete", "Recycle", "Retain"';
+  const ok87 = H.fastSyntax['dns1123Subdomain']!;
+  const ok90 = H.fastSyntax['dns1123Subdomain']!;
+  const k93 = ': supported values: "Block", "Filesystem"';
+  const k101 =
     ': supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"';
-  const nf209 = H.numberFormat('int32')!;
-  const k210 = 'int32';
-  const nf240 = H.numberFormat('int32')!;
-  const k241 = 'int32';
-  const nf263 = H.numberFormat('int32')!;
-  const k264 = 'int32';
-  const k272 = ': supported values: "None", "ReadOnly", "ReadWrite"';
-  const k275 = ': supported values: "Dedicated", "Managed", "Shared"';
+  const nf164 = H.numberFormat('int32')!;
+  const k165 = 'int32';
+  const nf197 = H.numberFormat('int32')!;
+  const k198 = 'int32';
+  const nf220 = H.numberFormat('int32')!;
+  const k221 = 'int32';
+  const k229 = ': supported values: "None", "ReadOnly", "ReadWrite"';
+  const k232 = ': supported values: "Dedicated", "Managed", "Shared"';
+  const ok287 = H.fastSyntax['dns1123Label']!;
+  const k320 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
   const ok330 = H.fastSyntax['dns1123Label']!;
-  const k363 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
-  const ok373 = H.fastSyntax['dns1123Label']!;
-  const ok376 = H.fastSyntax['dns1123Label']!;
-  const ok399 = H.fastSyntax['dns1123Subdomain']!;
-  const nf408 = H.numberFormat('int32')!;
-  const k409 = 'int32';
-  const sf412 = H.stringFormat('date-time')!;
-  const k413 = 'date-time';
-  const nf422 = H.numberFormat('int32')!;
-  const k423 = 'int32';
-  const sf426 = H.stringFormat('date-time')!;
-  const k427 = 'date-time';
-  function f39(x: any, o: any, c: ValidationContext, d: number): void {
+  const ok333 = H.fastSyntax['dns1123Label']!;
+  const ok356 = H.fastSyntax['dns1123Subdomain']!;
+  const nf365 = H.numberFormat('int32')!;
+  const k366 = 'int32';
+  const sf369 = H.stringFormat('date-time')!;
+  const k370 = 'date-time';
+  const nf379 = H.numberFormat('int32')!;
+  const k380 = 'int32';
+  const sf383 = H.stringFormat('date-time')!;
+  const k384 = 'date-time';
+  function f41(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo73: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k74 in x) {
-        switch (k74.length) {
+      const oo22: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k23 in x) {
+        switch (k23.length) {
           case 11:
-            if (k74 === 'accessModes') {
-              const y75: any = x[k74];
-              const ov76: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'accessModes') {
+              const y24: any = x[k23];
+              const ov25: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'accessModes';
               c.kinds[d] = 0;
-              if (!Array.isArray(y75)) H.typeErr(c, c.pathAt(d + 1), y75, 'array');
+              if (!Array.isArray(y24)) H.typeErr(c, c.pathAt(d + 1), y24, 'array');
               else {
-                for (let i77 = 0; i77 < y75.length; i77++) {
-                  const y78: any = y75[i77];
-                  if (!(typeof y78 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i77), y78, 'string');
+                for (let i26 = 0; i26 < y24.length; i26++) {
+                  const y27: any = y24[i26];
+                  if (!(typeof y27 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i26), y27, 'string');
                   else {
                     if (!(
-                      y78 === 'ReadOnlyMany' ||
-                      y78 === 'ReadWriteMany' ||
-                      y78 === 'ReadWriteOnce' ||
-                      y78 === 'ReadWriteOncePod'
+                      y27 === 'ReadOnlyMany' ||
+                      y27 === 'ReadWriteMany' ||
+                      y27 === 'ReadWriteOnce' ||
+                      y27 === 'ReadWriteOncePod'
                     ))
-                      H.enumErr(c, H.pb(c.pathAt(d + 1), i77), y78, k79);
+                      H.enumErr(c, H.pb(c.pathAt(d + 1), i26), y27, k28);
                   }
                 }
-                c.len = d + 1;
-                r3(y75, ov76, c);
-                c.len = d + 1;
-                r4(y75, ov76, c);
+                if (!H.surelyNonEmpty(y24)) {
+                  c.len = d + 1;
+                  r4(y24, ov25, c);
+                }
+                if (!H.fewerThanTwo(y24)) {
+                  c.len = d + 1;
+                  r5(y24, ov25, c);
+                }
               }
-            } else if (k74 === 'arrayVolume') {
-              const y351: any = x[k74];
-              if (!(typeof y351 === 'object' && y351 !== null && !Array.isArray(y351)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y351, 'object');
+            } else if (k23 === 'arrayVolume') {
+              const y308: any = x[k23];
+              if (!(typeof y308 === 'object' && y308 !== null && !Array.isArray(y308)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y308, 'object');
               else {
-                for (const k352 in y351) {
-                  switch (k352.length) {
+                for (const k309 in y308) {
+                  switch (k309.length) {
                     case 7:
-                      if (k352 === 'gateway') {
-                        const y353: any = y351[k352];
-                        if (!(typeof y353 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y353, 'string');
+                      if (k309 === 'gateway') {
+                        const y310: any = y308[k309];
+                        if (!(typeof y310 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y310, 'string');
                       }
                       break;
                     case 6:
-                      if (k352 === 'system') {
-                        const y354: any = y351[k352];
-                        if (!(typeof y354 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y354, 'string');
-                      } else if (k352 === 'fsType') {
-                        const y365: any = y351[k352];
-                        if (!(typeof y365 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y365, 'string');
+                      if (k309 === 'system') {
+                        const y311: any = y308[k309];
+                        if (!(typeof y311 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y311, 'string');
+                      } else if (k309 === 'fsType') {
+                        const y322: any = y308[k309];
+                        if (!(typeof y322 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y322, 'string');
                       }
                       break;
                     case 9:
-                      if (k352 === 'secretRef') {
-                        const y355: any = y351[k352];
-                        if (!(typeof y355 === 'object' && y355 !== null && !Array.isArray(y355)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y355, 'object');
+                      if (k309 === 'secretRef') {
+                        const y312: any = y308[k309];
+                        if (!(typeof y312 === 'object' && y312 !== null && !Array.isArray(y312)))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y312, 'object');
                         else {
-                          for (const k356 in y355) {
-                            switch (k356) {
+                          for (const k313 in y312) {
+                            switch (k313) {
                               case 'name': {
-                                const y357: any = y355[k356];
-                                if (!(typeof y357 === 'string'))
+                                const y314: any = y312[k313];
+                                if (!(typeof y314 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'name'),
-                                    y357,
+                                    y314,
                                     'string',
                                   );
                                 break;
                               }
                               case 'namespace': {
-                                const y358: any = y355[k356];
-                                if (!(typeof y358 === 'string'))
+                                const y315: any = y312[k313];
+                                if (!(typeof y315 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'namespace'),
-                                    y358,
+                                    y315,
                                     'string',
                                   );
                                 break;
@@ -217,433 +226,437 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 10:
-                      if (k352 === 'sslEnabled') {
-                        const y359: any = y351[k352];
-                        if (!(typeof y359 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y359, 'boolean');
-                      } else if (k352 === 'volumeName') {
-                        const y364: any = y351[k352];
-                        if (!(typeof y364 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y364, 'string');
+                      if (k309 === 'sslEnabled') {
+                        const y316: any = y308[k309];
+                        if (!(typeof y316 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y316, 'boolean');
+                      } else if (k309 === 'volumeName') {
+                        const y321: any = y308[k309];
+                        if (!(typeof y321 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y321, 'string');
                       }
                       break;
                     case 16:
-                      if (k352 === 'protectionDomain') {
-                        const y360: any = y351[k352];
-                        if (!(typeof y360 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y360, 'string');
+                      if (k309 === 'protectionDomain') {
+                        const y317: any = y308[k309];
+                        if (!(typeof y317 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y317, 'string');
                       }
                       break;
                     case 11:
-                      if (k352 === 'storagePool') {
-                        const y361: any = y351[k352];
-                        if (!(typeof y361 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y361, 'string');
-                      } else if (k352 === 'storageMode') {
-                        const y362: any = y351[k352];
-                        if (!(typeof y362 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y362, 'string');
+                      if (k309 === 'storagePool') {
+                        const y318: any = y308[k309];
+                        if (!(typeof y318 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y318, 'string');
+                      } else if (k309 === 'storageMode') {
+                        const y319: any = y308[k309];
+                        if (!(typeof y319 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y319, 'string');
                         else {
-                          if (!(y362 === 'ThickProvisioned' || y362 === 'ThinProvisioned'))
-                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y362, k363);
+                          if (!(y319 === 'ThickProvisioned' || y319 === 'ThinProvisioned'))
+                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y319, k320);
                         }
                       }
                       break;
                     case 8:
-                      if (k352 === 'readOnly') {
-                        const y366: any = y351[k352];
-                        if (!(typeof y366 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y366, 'boolean');
+                      if (k309 === 'readOnly') {
+                        const y323: any = y308[k309];
+                        if (!(typeof y323 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y323, 'boolean');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y351, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
-                if (!hop.call(y351, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
-                if (!hop.call(y351, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
-                if (!hop.call(y351, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
+                if (!hop.call(y308, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
+                if (!hop.call(y308, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
+                if (!hop.call(y308, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
+                if (!hop.call(y308, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
               }
-            } else if (k74 === 'virtualDisk') {
-              const y388: any = x[k74];
-              if (!(typeof y388 === 'object' && y388 !== null && !Array.isArray(y388)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y388, 'object');
+            } else if (k23 === 'virtualDisk') {
+              const y345: any = x[k23];
+              if (!(typeof y345 === 'object' && y345 !== null && !Array.isArray(y345)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y345, 'object');
               else {
-                for (const k389 in y388) {
-                  switch (k389) {
+                for (const k346 in y345) {
+                  switch (k346) {
                     case 'volumePath': {
-                      const y390: any = y388[k389];
-                      if (!(typeof y390 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y390, 'string');
+                      const y347: any = y345[k346];
+                      if (!(typeof y347 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y347, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y391: any = y388[k389];
-                      if (!(typeof y391 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y391, 'string');
+                      const y348: any = y345[k346];
+                      if (!(typeof y348 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y348, 'string');
                       break;
                     }
                     case 'storagePolicyName': {
-                      const y392: any = y388[k389];
-                      if (!(typeof y392 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y392, 'string');
+                      const y349: any = y345[k346];
+                      if (!(typeof y349 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y349, 'string');
                       break;
                     }
                     case 'storagePolicyID': {
-                      const y393: any = y388[k389];
-                      if (!(typeof y393 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y393, 'string');
+                      const y350: any = y345[k346];
+                      if (!(typeof y350 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y350, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y388, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
+                if (!hop.call(y345, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
               }
             }
             break;
           case 8:
-            if (k74 === 'capacity') {
-              const y80: any = x[k74];
-              const ov81: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'capacity') {
+              const y29: any = x[k23];
+              const ov30: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'capacity';
               c.kinds[d] = 0;
-              if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
-                H.typeErr(c, c.pathAt(d + 1), y80, 'object');
+              if (!(typeof y29 === 'object' && y29 !== null && !Array.isArray(y29)))
+                H.typeErr(c, c.pathAt(d + 1), y29, 'object');
               else {
-                const oo82: any = ov81 !== undefined && H.isObject(ov81) ? ov81 : undefined;
-                for (const k83 in y80) {
-                  const y84: any = y80[k83];
-                  const ov85: any = oo82 !== undefined && hop.call(oo82, k83) ? oo82[k83] : undefined;
-                  c.segs[d + 1] = k83;
+                const oo31: any = ov30 !== undefined && H.isObject(ov30) ? ov30 : undefined;
+                for (const k32 in y29) {
+                  const y33: any = y29[k32];
+                  const ov34: any = oo31 !== undefined && hop.call(oo31, k32) ? oo31[k32] : undefined;
+                  c.segs[d + 1] = k32;
                   c.kinds[d + 1] = 2;
-                  if (!(typeof y84 === 'string')) H.typeErr(c, c.pathAt(d + 2), y84, 'string');
+                  if (!(typeof y33 === 'string')) H.typeErr(c, c.pathAt(d + 2), y33, 'string');
                   else {
-                    if (!sf86(y84)) H.strFormat(c, c.pathAt(d + 2), y84, k87);
+                    if (!sf35(y33)) H.strFormat(c, c.pathAt(d + 2), y33, k36);
                     c.len = d + 2;
-                    r5(y84, ov85, c);
+                    r6(y33, ov34, c);
                   }
                 }
               }
-            } else if (k74 === 'claimRef') {
-              const y88: any = x[k74];
-              if (!(typeof y88 === 'object' && y88 !== null && !Array.isArray(y88)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y88, 'object');
+            } else if (k23 === 'claimRef') {
+              const y37: any = x[k23];
+              if (!(typeof y37 === 'object' && y37 !== null && !Array.isArray(y37)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y37, 'object');
               else {
-                for (const k89 in y88) {
-                  switch (k89.length) {
+                for (const k38 in y37) {
+                  switch (k38.length) {
                     case 10:
-                      if (k89 === 'apiVersion') {
-                        const y90: any = y88[k89];
-                        if (!(typeof y90 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y90, 'string');
+                      if (k38 === 'apiVersion') {
+                        const y39: any = y37[k38];
+                        if (!(typeof y39 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y39, 'string');
                       }
                       break;
                     case 9:
-                      if (k89 === 'fieldPath') {
-                        const y91: any = y88[k89];
-                        if (!(typeof y91 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y91, 'string');
-                      } else if (k89 === 'namespace') {
-                        const y94: any = y88[k89];
-                        if (!(typeof y94 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y94, 'string');
+                      if (k38 === 'fieldPath') {
+                        const y40: any = y37[k38];
+                        if (!(typeof y40 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y40, 'string');
+                      } else if (k38 === 'namespace') {
+                        const y43: any = y37[k38];
+                        if (!(typeof y43 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y43, 'string');
                       }
                       break;
                     case 4:
-                      if (k89 === 'kind') {
-                        const y92: any = y88[k89];
-                        if (!(typeof y92 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y92, 'string');
-                      } else if (k89 === 'name') {
-                        const y93: any = y88[k89];
-                        if (!(typeof y93 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y93, 'string');
+                      if (k38 === 'kind') {
+                        const y41: any = y37[k38];
+                        if (!(typeof y41 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y41, 'string');
+                      } else if (k38 === 'name') {
+                        const y42: any = y37[k38];
+                        if (!(typeof y42 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y42, 'string');
                       }
                       break;
                     case 15:
-                      if (k89 === 'resourceVersion') {
-                        const y95: any = y88[k89];
-                        if (!(typeof y95 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y95, 'string');
+                      if (k38 === 'resourceVersion') {
+                        const y44: any = y37[k38];
+                        if (!(typeof y44 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y44, 'string');
                       }
                       break;
                     case 3:
-                      if (k89 === 'uid') {
-                        const y96: any = y88[k89];
-                        if (!(typeof y96 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y96, 'string');
+                      if (k38 === 'uid') {
+                        const y45: any = y37[k38];
+                        if (!(typeof y45 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y45, 'string');
                       }
                       break;
                   }
                 }
               }
-            } else if (k74 === 'hostPath') {
-              const y145: any = x[k74];
-              const ov146: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'hostPath') {
+              const y94: any = x[k23];
+              const ov95: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'hostPath';
               c.kinds[d] = 0;
-              if (!(typeof y145 === 'object' && y145 !== null && !Array.isArray(y145)))
-                H.typeErr(c, c.pathAt(d + 1), y145, 'object');
+              if (!(typeof y94 === 'object' && y94 !== null && !Array.isArray(y94)))
+                H.typeErr(c, c.pathAt(d + 1), y94, 'object');
               else {
-                const oo147: any = ov146 !== undefined && H.isObject(ov146) ? ov146 : undefined;
-                for (const k148 in y145) {
-                  switch (k148) {
+                const oo96: any = ov95 !== undefined && H.isObject(ov95) ? ov95 : undefined;
+                for (const k97 in y94) {
+                  switch (k97) {
                     case 'path': {
-                      const y149: any = y145[k148];
-                      const ov150: any = oo147 !== undefined && hop.call(oo147, k148) ? oo147[k148] : undefined;
+                      const y98: any = y94[k97];
+                      const ov99: any = oo96 !== undefined && hop.call(oo96, k97) ? oo96[k97] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y149 === 'string')) H.typeErr(c, c.pathAt(d + 2), y149, 'string');
+                      if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 2), y98, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y98)) {
+                          c.len = d + 2;
+                          r14(y98, ov99, c);
+                        }
                         c.len = d + 2;
-                        r13(y149, ov150, c);
+                        r15(y98, ov99, c);
                       }
                       break;
                     }
                     case 'type': {
-                      const y151: any = y145[k148];
-                      if (!(typeof y151 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y151, 'string');
+                      const y100: any = y94[k97];
+                      if (!(typeof y100 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y100, 'string');
                       else {
                         if (!(
-                          y151 === '' ||
-                          y151 === 'BlockDevice' ||
-                          y151 === 'CharDevice' ||
-                          y151 === 'Directory' ||
-                          y151 === 'DirectoryOrCreate' ||
-                          y151 === 'File' ||
-                          y151 === 'FileOrCreate' ||
-                          y151 === 'Socket'
+                          y100 === '' ||
+                          y100 === 'BlockDevice' ||
+                          y100 === 'CharDevice' ||
+                          y100 === 'Directory' ||
+                          y100 === 'DirectoryOrCreate' ||
+                          y100 === 'File' ||
+                          y100 === 'FileOrCreate' ||
+                          y100 === 'Socket'
                         ))
-                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y151, k152);
+                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y100, k101);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y145, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y94, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k74 === 'dataDisk') {
-              const y266: any = x[k74];
-              const ov267: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'dataDisk') {
+              const y223: any = x[k23];
+              const ov224: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'dataDisk';
               c.kinds[d] = 0;
-              if (!(typeof y266 === 'object' && y266 !== null && !Array.isArray(y266)))
-                H.typeErr(c, c.pathAt(d + 1), y266, 'object');
+              if (!(typeof y223 === 'object' && y223 !== null && !Array.isArray(y223)))
+                H.typeErr(c, c.pathAt(d + 1), y223, 'object');
               else {
-                for (const k268 in y266) {
-                  switch (k268.length) {
+                for (const k225 in y223) {
+                  switch (k225.length) {
                     case 8:
-                      if (k268 === 'diskName') {
-                        const y269: any = y266[k268];
-                        if (!(typeof y269 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y269, 'string');
-                      } else if (k268 === 'readOnly') {
-                        const y276: any = y266[k268];
-                        if (!(typeof y276 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y276, 'boolean');
+                      if (k225 === 'diskName') {
+                        const y226: any = y223[k225];
+                        if (!(typeof y226 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y226, 'string');
+                      } else if (k225 === 'readOnly') {
+                        const y233: any = y223[k225];
+                        if (!(typeof y233 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y233, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k268 === 'diskURI') {
-                        const y270: any = y266[k268];
-                        if (!(typeof y270 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y270, 'string');
+                      if (k225 === 'diskURI') {
+                        const y227: any = y223[k225];
+                        if (!(typeof y227 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y227, 'string');
                       }
                       break;
                     case 11:
-                      if (k268 === 'cachingMode') {
-                        const y271: any = y266[k268];
-                        if (!(typeof y271 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y271, 'string');
+                      if (k225 === 'cachingMode') {
+                        const y228: any = y223[k225];
+                        if (!(typeof y228 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y228, 'string');
                         else {
-                          if (!(y271 === 'None' || y271 === 'ReadOnly' || y271 === 'ReadWrite'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y271, k272);
+                          if (!(y228 === 'None' || y228 === 'ReadOnly' || y228 === 'ReadWrite'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y228, k229);
                         }
                       }
                       break;
                     case 6:
-                      if (k268 === 'fsType') {
-                        const y273: any = y266[k268];
-                        if (!(typeof y273 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y273, 'string');
+                      if (k225 === 'fsType') {
+                        const y230: any = y223[k225];
+                        if (!(typeof y230 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y230, 'string');
                       }
                       break;
                     case 4:
-                      if (k268 === 'kind') {
-                        const y274: any = y266[k268];
-                        if (!(typeof y274 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y274, 'string');
+                      if (k225 === 'kind') {
+                        const y231: any = y223[k225];
+                        if (!(typeof y231 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y231, 'string');
                         else {
-                          if (!(y274 === 'Dedicated' || y274 === 'Managed' || y274 === 'Shared'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y274, k275);
+                          if (!(y231 === 'Dedicated' || y231 === 'Managed' || y231 === 'Shared'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y231, k232);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y266, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
-                if (!hop.call(y266, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
+                if (!hop.call(y223, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
+                if (!hop.call(y223, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
                 c.len = d + 1;
-                r25(y266, ov267, c);
+                r38(y223, ov224, c);
               }
             }
             break;
           case 12:
-            if (k74 === 'mountOptions') {
-              const y97: any = x[k74];
-              if (!Array.isArray(y97)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y97, 'array');
+            if (k23 === 'mountOptions') {
+              const y46: any = x[k23];
+              if (!Array.isArray(y46)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y46, 'array');
               else {
-                for (let i98 = 0; i98 < y97.length; i98++) {
-                  const y99: any = y97[i98];
-                  if (!(typeof y99 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i98), y99, 'string');
+                for (let i47 = 0; i47 < y46.length; i47++) {
+                  const y48: any = y46[i47];
+                  if (!(typeof y48 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i47), y48, 'string');
                 }
               }
-            } else if (k74 === 'nodeAffinity') {
-              const y100: any = x[k74];
-              const ov101: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'nodeAffinity') {
+              const y49: any = x[k23];
+              const ov50: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'nodeAffinity';
               c.kinds[d] = 0;
-              if (!(typeof y100 === 'object' && y100 !== null && !Array.isArray(y100)))
-                H.typeErr(c, c.pathAt(d + 1), y100, 'object');
+              if (!(typeof y49 === 'object' && y49 !== null && !Array.isArray(y49)))
+                H.typeErr(c, c.pathAt(d + 1), y49, 'object');
               else {
-                const oo102: any = ov101 !== undefined && H.isObject(ov101) ? ov101 : undefined;
-                for (const k103 in y100) {
-                  switch (k103) {
+                const oo51: any = ov50 !== undefined && H.isObject(ov50) ? ov50 : undefined;
+                for (const k52 in y49) {
+                  switch (k52) {
                     case 'required': {
-                      const y104: any = y100[k103];
-                      const ov105: any = oo102 !== undefined && hop.call(oo102, k103) ? oo102[k103] : undefined;
+                      const y53: any = y49[k52];
+                      const ov54: any = oo51 !== undefined && hop.call(oo51, k52) ? oo51[k52] : undefined;
                       c.segs[d + 1] = 'required';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y104 === 'object' && y104 !== null && !Array.isArray(y104)))
-                        H.typeErr(c, c.pathAt(d + 2), y104, 'object');
+                      if (!(typeof y53 === 'object' && y53 !== null && !Array.isArray(y53)))
+                        H.typeErr(c, c.pathAt(d + 2), y53, 'object');
                       else {
-                        const oo106: any = ov105 !== undefined && H.isObject(ov105) ? ov105 : undefined;
-                        for (const k107 in y104) {
-                          switch (k107) {
+                        const oo55: any = ov54 !== undefined && H.isObject(ov54) ? ov54 : undefined;
+                        for (const k56 in y53) {
+                          switch (k56) {
                             case 'nodeSelectorTerms': {
-                              const y108: any = y104[k107];
-                              const ov109: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                              const y57: any = y53[k56];
+                              const ov58: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
                               c.segs[d + 2] = 'nodeSelectorTerms';
                               c.kinds[d + 2] = 0;
-                              if (!Array.isArray(y108)) H.typeErr(c, c.pathAt(d + 3), y108, 'array');
+                              if (!Array.isArray(y57)) H.typeErr(c, c.pathAt(d + 3), y57, 'array');
                               else {
-                                for (let i110 = 0; i110 < y108.length; i110++) {
-                                  const y111: any = y108[i110];
-                                  if (!(typeof y111 === 'object' && y111 !== null && !Array.isArray(y111)))
-                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i110), y111, 'object');
+                                for (let i59 = 0; i59 < y57.length; i59++) {
+                                  const y60: any = y57[i59];
+                                  if (!(typeof y60 === 'object' && y60 !== null && !Array.isArray(y60)))
+                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i59), y60, 'object');
                                   else {
-                                    for (const k112 in y111) {
-                                      switch (k112) {
+                                    for (const k61 in y60) {
+                                      switch (k61) {
                                         case 'matchExpressions': {
-                                          const y113: any = y111[k112];
-                                          if (!Array.isArray(y113))
+                                          const y62: any = y60[k61];
+                                          if (!Array.isArray(y62))
                                             H.typeErr(
                                               c,
-                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'),
-                                              y113,
+                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
+                                              y62,
                                               'array',
                                             );
                                           else {
-                                            for (let i114 = 0; i114 < y113.length; i114++) {
-                                              const y115: any = y113[i114];
-                                              if (!(typeof y115 === 'object' && y115 !== null && !Array.isArray(y115)))
+                                            for (let i63 = 0; i63 < y62.length; i63++) {
+                                              const y64: any = y62[i63];
+                                              if (!(typeof y64 === 'object' && y64 !== null && !Array.isArray(y64)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'), i114),
-                                                  y115,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
+                                                  y64,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k116 in y115) {
-                                                  switch (k116) {
+                                                for (const k65 in y64) {
+                                                  switch (k65) {
                                                     case 'key': {
-                                                      const y117: any = y115[k116];
-                                                      if (!(typeof y117 === 'string'))
+                                                      const y66: any = y64[k65];
+                                                      if (!(typeof y66 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'),
-                                                              i114,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
+                                                              i63,
                                                             ),
                                                             'key',
                                                           ),
-                                                          y117,
+                                                          y66,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y118: any = y115[k116];
-                                                      if (!(typeof y118 === 'string'))
+                                                      const y67: any = y64[k65];
+                                                      if (!(typeof y67 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'),
-                                                              i114,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
+                                                              i63,
                                                             ),
                                                             'operator',
                                                           ),
-                                                          y118,
+                                                          y67,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y118 === 'DoesNotExist' ||
-                                                          y118 === 'Exists' ||
-                                                          y118 === 'Gt' ||
-                                                          y118 === 'In' ||
-                                                          y118 === 'Lt' ||
-                                                          y118 === 'NotIn'
+                                                          y67 === 'DoesNotExist' ||
+                                                          y67 === 'Exists' ||
+                                                          y67 === 'Gt' ||
+                                                          y67 === 'In' ||
+                                                          y67 === 'Lt' ||
+                                                          y67 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'),
-                                                                i114,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
+                                                                i63,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y118,
-                                                            k119,
+                                                            y67,
+                                                            k68,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y120: any = y115[k116];
-                                                      if (!Array.isArray(y120))
+                                                      const y69: any = y64[k65];
+                                                      if (!Array.isArray(y69))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'),
-                                                              i114,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
+                                                              i63,
                                                             ),
                                                             'values',
                                                           ),
-                                                          y120,
+                                                          y69,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i121 = 0; i121 < y120.length; i121++) {
-                                                          const y122: any = y120[i121];
-                                                          if (!(typeof y122 === 'string'))
+                                                        for (let i70 = 0; i70 < y69.length; i70++) {
+                                                          const y71: any = y69[i70];
+                                                          if (!(typeof y71 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
                                                                     H.pj(
-                                                                      H.pb(c.pathAt(d + 3), i110),
+                                                                      H.pb(c.pathAt(d + 3), i59),
                                                                       'matchExpressions',
                                                                     ),
-                                                                    i114,
+                                                                    i63,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i121,
+                                                                i70,
                                                               ),
-                                                              y122,
+                                                              y71,
                                                               'string',
                                                             );
                                                         }
@@ -652,19 +665,19 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y115, 'key'))
+                                                if (!hop.call(y64, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'), i114),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y115, 'operator'))
+                                                if (!hop.call(y64, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchExpressions'), i114),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
                                                       'operator',
                                                     ),
                                                   );
@@ -674,115 +687,101 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                           break;
                                         }
                                         case 'matchFields': {
-                                          const y123: any = y111[k112];
-                                          if (!Array.isArray(y123))
-                                            H.typeErr(
-                                              c,
-                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                              y123,
-                                              'array',
-                                            );
+                                          const y72: any = y60[k61];
+                                          if (!Array.isArray(y72))
+                                            H.typeErr(c, H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), y72, 'array');
                                           else {
-                                            for (let i124 = 0; i124 < y123.length; i124++) {
-                                              const y125: any = y123[i124];
-                                              if (!(typeof y125 === 'object' && y125 !== null && !Array.isArray(y125)))
+                                            for (let i73 = 0; i73 < y72.length; i73++) {
+                                              const y74: any = y72[i73];
+                                              if (!(typeof y74 === 'object' && y74 !== null && !Array.isArray(y74)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'), i124),
-                                                  y125,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                  y74,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k126 in y125) {
-                                                  switch (k126) {
+                                                for (const k75 in y74) {
+                                                  switch (k75) {
                                                     case 'key': {
-                                                      const y127: any = y125[k126];
-                                                      if (!(typeof y127 === 'string'))
+                                                      const y76: any = y74[k75];
+                                                      if (!(typeof y76 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                                              i124,
-                                                            ),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
                                                             'key',
                                                           ),
-                                                          y127,
+                                                          y76,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y128: any = y125[k126];
-                                                      if (!(typeof y128 === 'string'))
+                                                      const y77: any = y74[k75];
+                                                      if (!(typeof y77 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                                              i124,
-                                                            ),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
                                                             'operator',
                                                           ),
-                                                          y128,
+                                                          y77,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y128 === 'DoesNotExist' ||
-                                                          y128 === 'Exists' ||
-                                                          y128 === 'Gt' ||
-                                                          y128 === 'In' ||
-                                                          y128 === 'Lt' ||
-                                                          y128 === 'NotIn'
+                                                          y77 === 'DoesNotExist' ||
+                                                          y77 === 'Exists' ||
+                                                          y77 === 'Gt' ||
+                                                          y77 === 'In' ||
+                                                          y77 === 'Lt' ||
+                                                          y77 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                                                i124,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'),
+                                                                i73,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y128,
-                                                            k129,
+                                                            y77,
+                                                            k78,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y130: any = y125[k126];
-                                                      if (!Array.isArray(y130))
+                                                      const y79: any = y74[k75];
+                                                      if (!Array.isArray(y79))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                                              i124,
-                                                            ),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
                                                             'values',
                                                           ),
-                                                          y130,
+                                                          y79,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i131 = 0; i131 < y130.length; i131++) {
-                                                          const y132: any = y130[i131];
-                                                          if (!(typeof y132 === 'string'))
+                                                        for (let i80 = 0; i80 < y79.length; i80++) {
+                                                          const y81: any = y79[i80];
+                                                          if (!(typeof y81 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
-                                                                    H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'),
-                                                                    i124,
+                                                                    H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'),
+                                                                    i73,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i131,
+                                                                i80,
                                                               ),
-                                                              y132,
+                                                              y81,
                                                               'string',
                                                             );
                                                         }
@@ -791,19 +790,19 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y125, 'key'))
+                                                if (!hop.call(y74, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'), i124),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y125, 'operator'))
+                                                if (!hop.call(y74, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i110), 'matchFields'), i124),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
                                                       'operator',
                                                     ),
                                                   );
@@ -816,22 +815,24 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                                     }
                                   }
                                 }
-                                c.len = d + 3;
-                                r6(y108, ov109, c);
+                                if (!H.surelyNonEmpty(y57)) {
+                                  c.len = d + 3;
+                                  r7(y57, ov58, c);
+                                }
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y104, 'nodeSelectorTerms')) {
+                        if (!hop.call(y53, 'nodeSelectorTerms')) {
                           c.segs[d + 2] = 'nodeSelectorTerms';
                           c.kinds[d + 2] = 0;
-                          const ov133: any =
-                            ov105 !== undefined && H.isObject(ov105) && hop.call(ov105, 'nodeSelectorTerms')
-                              ? ov105['nodeSelectorTerms']
+                          const ov82: any =
+                            ov54 !== undefined && H.isObject(ov54) && hop.call(ov54, 'nodeSelectorTerms')
+                              ? ov54['nodeSelectorTerms']
                               : undefined;
                           c.len = d + 3;
-                          r6(undefined, ov133, c);
+                          r7(undefined, ov82, c);
                         }
                       }
                       break;
@@ -839,196 +840,196 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                   }
                 }
                 c.len = d + 1;
-                r7(y100, ov101, c);
+                r8(y49, ov50, c);
               }
               if (c.update) {
                 c.len = d + 1;
-                r8(y100, ov101, c);
+                r9(y49, ov50, c);
               }
             }
             break;
           case 29:
-            if (k74 === 'persistentVolumeReclaimPolicy') {
-              const y134: any = x[k74];
-              if (!(typeof y134 === 'string'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y134, 'string');
+            if (k23 === 'persistentVolumeReclaimPolicy') {
+              const y83: any = x[k23];
+              if (!(typeof y83 === 'string'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y83, 'string');
               else {
-                if (!(y134 === 'Delete' || y134 === 'Recycle' || y134 === 'Retain'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y134, k135);
+                if (!(y83 === 'Delete' || y83 === 'Recycle' || y83 === 'Retain'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y83, k84);
               }
             }
             break;
           case 16:
-            if (k74 === 'storageClassName') {
-              const y136: any = x[k74];
-              const ov137: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'storageClassName') {
+              const y85: any = x[k23];
+              const ov86: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
-              if (!(typeof y136 === 'string')) H.typeErr(c, c.pathAt(d + 1), y136, 'string');
+              if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 1), y85, 'string');
               else {
-                if (typeof y136 !== 'string' || !ok138(y136)) {
+                if (typeof y85 !== 'string' || !ok87(y85)) {
                   c.len = d + 1;
-                  r9(y136, ov137, c);
+                  r10(y85, ov86, c);
                 }
               }
-            } else if (k74 === 'blockDiskService') {
-              const y255: any = x[k74];
-              const ov256: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'blockDiskService') {
+              const y212: any = x[k23];
+              const ov213: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'blockDiskService';
               c.kinds[d] = 0;
-              if (!(typeof y255 === 'object' && y255 !== null && !Array.isArray(y255)))
-                H.typeErr(c, c.pathAt(d + 1), y255, 'object');
+              if (!(typeof y212 === 'object' && y212 !== null && !Array.isArray(y212)))
+                H.typeErr(c, c.pathAt(d + 1), y212, 'object');
               else {
-                const oo257: any = ov256 !== undefined && H.isObject(ov256) ? ov256 : undefined;
-                for (const k258 in y255) {
-                  switch (k258) {
+                const oo214: any = ov213 !== undefined && H.isObject(ov213) ? ov213 : undefined;
+                for (const k215 in y212) {
+                  switch (k215) {
                     case 'volumeID': {
-                      const y259: any = y255[k258];
-                      if (!(typeof y259 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y259, 'string');
+                      const y216: any = y212[k215];
+                      if (!(typeof y216 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y216, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y260: any = y255[k258];
-                      if (!(typeof y260 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y260, 'string');
+                      const y217: any = y212[k215];
+                      if (!(typeof y217 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y217, 'string');
                       break;
                     }
                     case 'partition': {
-                      const y261: any = y255[k258];
-                      const ov262: any = oo257 !== undefined && hop.call(oo257, k258) ? oo257[k258] : undefined;
+                      const y218: any = y212[k215];
+                      const ov219: any = oo214 !== undefined && hop.call(oo214, k215) ? oo214[k215] : undefined;
                       c.segs[d + 1] = 'partition';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y261 === 'number' && Number.isInteger(y261)))
-                        H.typeErr(c, c.pathAt(d + 2), y261, 'integer');
+                      if (!(typeof y218 === 'number' && Number.isInteger(y218)))
+                        H.typeErr(c, c.pathAt(d + 2), y218, 'integer');
                       else {
-                        if (!nf263(y261)) H.numFormat(c, c.pathAt(d + 2), y261, k264);
+                        if (!nf220(y218)) H.numFormat(c, c.pathAt(d + 2), y218, k221);
                         c.len = d + 2;
-                        r24(y261, ov262, c);
+                        r37(y218, ov219, c);
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y265: any = y255[k258];
-                      if (!(typeof y265 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y265, 'boolean');
+                      const y222: any = y212[k215];
+                      if (!(typeof y222 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y222, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y255, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y212, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
               }
-            } else if (k74 === 'namespacedVolume') {
-              const y367: any = x[k74];
-              const ov368: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'namespacedVolume') {
+              const y324: any = x[k23];
+              const ov325: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'namespacedVolume';
               c.kinds[d] = 0;
-              if (!(typeof y367 === 'object' && y367 !== null && !Array.isArray(y367)))
-                H.typeErr(c, c.pathAt(d + 1), y367, 'object');
+              if (!(typeof y324 === 'object' && y324 !== null && !Array.isArray(y324)))
+                H.typeErr(c, c.pathAt(d + 1), y324, 'object');
               else {
-                const oo369: any = ov368 !== undefined && H.isObject(ov368) ? ov368 : undefined;
-                for (const k370 in y367) {
-                  switch (k370.length) {
+                const oo326: any = ov325 !== undefined && H.isObject(ov325) ? ov325 : undefined;
+                for (const k327 in y324) {
+                  switch (k327.length) {
                     case 10:
-                      if (k370 === 'volumeName') {
-                        const y371: any = y367[k370];
-                        const ov372: any = oo369 !== undefined && hop.call(oo369, k370) ? oo369[k370] : undefined;
+                      if (k327 === 'volumeName') {
+                        const y328: any = y324[k327];
+                        const ov329: any = oo326 !== undefined && hop.call(oo326, k327) ? oo326[k327] : undefined;
                         c.segs[d + 1] = 'volumeName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y371 === 'string')) H.typeErr(c, c.pathAt(d + 2), y371, 'string');
+                        if (!(typeof y328 === 'string')) H.typeErr(c, c.pathAt(d + 2), y328, 'string');
                         else {
-                          if (typeof y371 !== 'string' || !ok373(y371)) {
+                          if (typeof y328 !== 'string' || !ok330(y328)) {
                             c.len = d + 2;
-                            r35(y371, ov372, c);
+                            r48(y328, ov329, c);
                           }
                         }
                       }
                       break;
                     case 15:
-                      if (k370 === 'volumeNamespace') {
-                        const y374: any = y367[k370];
-                        const ov375: any = oo369 !== undefined && hop.call(oo369, k370) ? oo369[k370] : undefined;
+                      if (k327 === 'volumeNamespace') {
+                        const y331: any = y324[k327];
+                        const ov332: any = oo326 !== undefined && hop.call(oo326, k327) ? oo326[k327] : undefined;
                         c.segs[d + 1] = 'volumeNamespace';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y374 === 'string')) H.typeErr(c, c.pathAt(d + 2), y374, 'string');
+                        if (!(typeof y331 === 'string')) H.typeErr(c, c.pathAt(d + 2), y331, 'string');
                         else {
-                          if (typeof y374 !== 'string' || !ok376(y374)) {
+                          if (typeof y331 !== 'string' || !ok333(y331)) {
                             c.len = d + 2;
-                            r36(y374, ov375, c);
+                            r49(y331, ov332, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k370 === 'fsType') {
-                        const y377: any = y367[k370];
-                        if (!(typeof y377 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y377, 'string');
+                      if (k327 === 'fsType') {
+                        const y334: any = y324[k327];
+                        if (!(typeof y334 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y334, 'string');
                       }
                       break;
                     case 8:
-                      if (k370 === 'readOnly') {
-                        const y378: any = y367[k370];
-                        if (!(typeof y378 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y378, 'boolean');
+                      if (k327 === 'readOnly') {
+                        const y335: any = y324[k327];
+                        if (!(typeof y335 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y335, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k370 === 'secretRef') {
-                        const y379: any = y367[k370];
-                        if (!(typeof y379 === 'object' && y379 !== null && !Array.isArray(y379)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y379, 'object');
+                      if (k327 === 'secretRef') {
+                        const y336: any = y324[k327];
+                        if (!(typeof y336 === 'object' && y336 !== null && !Array.isArray(y336)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y336, 'object');
                         else {
-                          for (const k380 in y379) {
-                            switch (k380.length) {
+                          for (const k337 in y336) {
+                            switch (k337.length) {
                               case 10:
-                                if (k380 === 'apiVersion') {
-                                  const y381: any = y379[k380];
-                                  if (!(typeof y381 === 'string'))
+                                if (k337 === 'apiVersion') {
+                                  const y338: any = y336[k337];
+                                  if (!(typeof y338 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'apiVersion'),
-                                      y381,
+                                      y338,
                                       'string',
                                     );
                                 }
                                 break;
                               case 9:
-                                if (k380 === 'fieldPath') {
-                                  const y382: any = y379[k380];
-                                  if (!(typeof y382 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y382, 'string');
-                                } else if (k380 === 'namespace') {
-                                  const y385: any = y379[k380];
-                                  if (!(typeof y385 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y385, 'string');
+                                if (k337 === 'fieldPath') {
+                                  const y339: any = y336[k337];
+                                  if (!(typeof y339 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y339, 'string');
+                                } else if (k337 === 'namespace') {
+                                  const y342: any = y336[k337];
+                                  if (!(typeof y342 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y342, 'string');
                                 }
                                 break;
                               case 4:
-                                if (k380 === 'kind') {
-                                  const y383: any = y379[k380];
-                                  if (!(typeof y383 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y383, 'string');
-                                } else if (k380 === 'name') {
-                                  const y384: any = y379[k380];
-                                  if (!(typeof y384 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y384, 'string');
+                                if (k337 === 'kind') {
+                                  const y340: any = y336[k337];
+                                  if (!(typeof y340 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y340, 'string');
+                                } else if (k337 === 'name') {
+                                  const y341: any = y336[k337];
+                                  if (!(typeof y341 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y341, 'string');
                                 }
                                 break;
                               case 15:
-                                if (k380 === 'resourceVersion') {
-                                  const y386: any = y379[k380];
-                                  if (!(typeof y386 === 'string'))
+                                if (k337 === 'resourceVersion') {
+                                  const y343: any = y336[k337];
+                                  if (!(typeof y343 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'resourceVersion'),
-                                      y386,
+                                      y343,
                                       'string',
                                     );
                                 }
                                 break;
                               case 3:
-                                if (k380 === 'uid') {
-                                  const y387: any = y379[k380];
-                                  if (!(typeof y387 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y387, 'string');
+                                if (k337 === 'uid') {
+                                  const y344: any = y336[k337];
+                                  if (!(typeof y344 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y344, 'string');
                                 }
                                 break;
                             }
@@ -1038,81 +1039,90 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       break;
                   }
                 }
-                if (!hop.call(y367, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
+                if (!hop.call(y324, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
                 c.len = d + 1;
-                r37(y367, ov368, c);
+                r50(y324, ov325, c);
               }
             }
             break;
           case 25:
-            if (k74 === 'volumeAttributesClassName') {
-              const y139: any = x[k74];
-              const ov140: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'volumeAttributesClassName') {
+              const y88: any = x[k23];
+              const ov89: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'volumeAttributesClassName';
               c.kinds[d] = 0;
-              if (!(typeof y139 === 'string')) H.typeErr(c, c.pathAt(d + 1), y139, 'string');
+              if (!(typeof y88 === 'string')) H.typeErr(c, c.pathAt(d + 1), y88, 'string');
               else {
-                if (typeof y139 !== 'string' || !ok141(y139)) {
+                if (typeof y88 !== 'string' || !ok90(y88)) {
                   c.len = d + 1;
-                  r10(y139, ov140, c);
+                  r11(y88, ov89, c);
                 }
                 c.len = d + 1;
-                r11(y139, ov140, c);
+                r12(y88, ov89, c);
               }
             }
             break;
           case 10:
-            if (k74 === 'volumeMode') {
-              const y142: any = x[k74];
-              const ov143: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'volumeMode') {
+              const y91: any = x[k23];
+              const ov92: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'volumeMode';
               c.kinds[d] = 0;
-              if (!(typeof y142 === 'string')) H.typeErr(c, c.pathAt(d + 1), y142, 'string');
+              if (!(typeof y91 === 'string')) H.typeErr(c, c.pathAt(d + 1), y91, 'string');
               else {
-                if (!(y142 === 'Block' || y142 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y142, k144);
+                if (!(y91 === 'Block' || y91 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y91, k93);
                 if (c.update) {
                   c.len = d + 1;
-                  r12(y142, ov143, c);
+                  r13(y91, ov92, c);
                 }
               }
-            } else if (k74 === 'flexVolume') {
-              const y216: any = x[k74];
-              const ov217: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'flexVolume') {
+              const y171: any = x[k23];
+              const ov172: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'flexVolume';
               c.kinds[d] = 0;
-              if (!(typeof y216 === 'object' && y216 !== null && !Array.isArray(y216)))
-                H.typeErr(c, c.pathAt(d + 1), y216, 'object');
+              if (!(typeof y171 === 'object' && y171 !== null && !Array.isArray(y171)))
+                H.typeErr(c, c.pathAt(d + 1), y171, 'object');
               else {
-                const oo218: any = ov217 !== undefined && H.isObject(ov217) ? ov217 : undefined;
-                for (const k219 in y216) {
-                  switch (k219.length) {
+                const oo173: any = ov172 !== undefined && H.isObject(ov172) ? ov172 : undefined;
+                for (const k174 in y171) {
+                  switch (k174.length) {
                     case 6:
-                      if (k219 === 'driver') {
-                        const y220: any = y216[k219];
-                        if (!(typeof y220 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'driver'), y220, 'string');
-                      } else if (k219 === 'fsType') {
-                        const y221: any = y216[k219];
-                        if (!(typeof y221 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y221, 'string');
+                      if (k174 === 'driver') {
+                        const y175: any = y171[k174];
+                        const ov176: any = oo173 !== undefined && hop.call(oo173, k174) ? oo173[k174] : undefined;
+                        c.segs[d + 1] = 'driver';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y175 === 'string')) H.typeErr(c, c.pathAt(d + 2), y175, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y175)) {
+                            c.len = d + 2;
+                            r30(y175, ov176, c);
+                          }
+                        }
+                      } else if (k174 === 'fsType') {
+                        const y177: any = y171[k174];
+                        if (!(typeof y177 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y177, 'string');
                       }
                       break;
                     case 9:
-                      if (k219 === 'secretRef') {
-                        const y222: any = y216[k219];
-                        if (!(typeof y222 === 'object' && y222 !== null && !Array.isArray(y222)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y222, 'object');
+                      if (k174 === 'secretRef') {
+                        const y178: any = y171[k174];
+                        if (!(typeof y178 === 'object' && y178 !== null && !Array.isArray(y178)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y178, 'object');
                         else {
-                          for (const k223 in y222) {
-                            switch (k223) {
+                          for (const k179 in y178) {
+                            switch (k179) {
                               case 'name': {
-                                const y224: any = y222[k223];
-                                if (!(typeof y224 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y224, 'string');
+                                const y180: any = y178[k179];
+                                if (!(typeof y180 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y180, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y225: any = y222[k223];
-                                if (!(typeof y225 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y225, 'string');
+                                const y181: any = y178[k179];
+                                if (!(typeof y181 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y181, 'string');
                                 break;
                               }
                             }
@@ -1121,206 +1131,222 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 8:
-                      if (k219 === 'readOnly') {
-                        const y226: any = y216[k219];
-                        if (!(typeof y226 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y226, 'boolean');
+                      if (k174 === 'readOnly') {
+                        const y182: any = y171[k174];
+                        if (!(typeof y182 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y182, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k219 === 'options') {
-                        const y227: any = y216[k219];
-                        const ov228: any = oo218 !== undefined && hop.call(oo218, k219) ? oo218[k219] : undefined;
+                      if (k174 === 'options') {
+                        const y183: any = y171[k174];
+                        const ov184: any = oo173 !== undefined && hop.call(oo173, k174) ? oo173[k174] : undefined;
                         c.segs[d + 1] = 'options';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y227 === 'object' && y227 !== null && !Array.isArray(y227)))
-                          H.typeErr(c, c.pathAt(d + 2), y227, 'object');
+                        if (!(typeof y183 === 'object' && y183 !== null && !Array.isArray(y183)))
+                          H.typeErr(c, c.pathAt(d + 2), y183, 'object');
                         else {
-                          for (const k229 in y227) {
-                            const y230: any = y227[k229];
-                            if (!(typeof y230 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k229), y230, 'string');
+                          for (const k185 in y183) {
+                            const y186: any = y183[k185];
+                            if (!(typeof y186 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k185), y186, 'string');
                           }
                           c.len = d + 2;
-                          r20(y227, ov228, c);
+                          r31(y183, ov184, c);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y216, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y171, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
               }
-            } else if (k74 === 'volumeById') {
-              const y335: any = x[k74];
-              if (!(typeof y335 === 'object' && y335 !== null && !Array.isArray(y335)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y335, 'object');
+            } else if (k23 === 'volumeById') {
+              const y292: any = x[k23];
+              if (!(typeof y292 === 'object' && y292 !== null && !Array.isArray(y292)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y292, 'object');
               else {
-                for (const k336 in y335) {
-                  switch (k336) {
+                for (const k293 in y292) {
+                  switch (k293) {
                     case 'volumeID': {
-                      const y337: any = y335[k336];
-                      if (!(typeof y337 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y337, 'string');
+                      const y294: any = y292[k293];
+                      if (!(typeof y294 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y294, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y338: any = y335[k336];
-                      if (!(typeof y338 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y338, 'string');
+                      const y295: any = y292[k293];
+                      if (!(typeof y295 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y295, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y339: any = y335[k336];
-                      if (!(typeof y339 === 'boolean'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y339, 'boolean');
+                      const y296: any = y292[k293];
+                      if (!(typeof y296 === 'boolean'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y296, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y335, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
+                if (!hop.call(y292, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
               }
             }
             break;
           case 5:
-            if (k74 === 'local') {
-              const y153: any = x[k74];
-              const ov154: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'local') {
+              const y102: any = x[k23];
+              const ov103: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'local';
               c.kinds[d] = 0;
-              if (!(typeof y153 === 'object' && y153 !== null && !Array.isArray(y153)))
-                H.typeErr(c, c.pathAt(d + 1), y153, 'object');
+              if (!(typeof y102 === 'object' && y102 !== null && !Array.isArray(y102)))
+                H.typeErr(c, c.pathAt(d + 1), y102, 'object');
               else {
-                const oo155: any = ov154 !== undefined && H.isObject(ov154) ? ov154 : undefined;
-                for (const k156 in y153) {
-                  switch (k156) {
+                const oo104: any = ov103 !== undefined && H.isObject(ov103) ? ov103 : undefined;
+                for (const k105 in y102) {
+                  switch (k105) {
                     case 'path': {
-                      const y157: any = y153[k156];
-                      const ov158: any = oo155 !== undefined && hop.call(oo155, k156) ? oo155[k156] : undefined;
+                      const y106: any = y102[k105];
+                      const ov107: any = oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y157 === 'string')) H.typeErr(c, c.pathAt(d + 2), y157, 'string');
+                      if (!(typeof y106 === 'string')) H.typeErr(c, c.pathAt(d + 2), y106, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y106)) {
+                          c.len = d + 2;
+                          r16(y106, ov107, c);
+                        }
                         c.len = d + 2;
-                        r14(y157, ov158, c);
+                        r17(y106, ov107, c);
                       }
                       break;
                     }
                     case 'fsType': {
-                      const y159: any = y153[k156];
-                      if (!(typeof y159 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y159, 'string');
+                      const y108: any = y102[k105];
+                      if (!(typeof y108 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y108, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y153, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y102, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k74 === 'iscsi') {
-              const y231: any = x[k74];
-              const ov232: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'iscsi') {
+              const y187: any = x[k23];
+              const ov188: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'iscsi';
               c.kinds[d] = 0;
-              if (!(typeof y231 === 'object' && y231 !== null && !Array.isArray(y231)))
-                H.typeErr(c, c.pathAt(d + 1), y231, 'object');
+              if (!(typeof y187 === 'object' && y187 !== null && !Array.isArray(y187)))
+                H.typeErr(c, c.pathAt(d + 1), y187, 'object');
               else {
-                const oo233: any = ov232 !== undefined && H.isObject(ov232) ? ov232 : undefined;
-                for (const k234 in y231) {
-                  switch (k234.length) {
+                const oo189: any = ov188 !== undefined && H.isObject(ov188) ? ov188 : undefined;
+                for (const k190 in y187) {
+                  switch (k190.length) {
                     case 12:
-                      if (k234 === 'targetPortal') {
-                        const y235: any = y231[k234];
-                        if (!(typeof y235 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetPortal'), y235, 'string');
+                      if (k190 === 'targetPortal') {
+                        const y191: any = y187[k190];
+                        const ov192: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
+                        c.segs[d + 1] = 'targetPortal';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y191 === 'string')) H.typeErr(c, c.pathAt(d + 2), y191, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y191)) {
+                            c.len = d + 2;
+                            r32(y191, ov192, c);
+                          }
+                        }
                       }
                       break;
                     case 3:
-                      if (k234 === 'iqn') {
-                        const y236: any = y231[k234];
-                        const ov237: any = oo233 !== undefined && hop.call(oo233, k234) ? oo233[k234] : undefined;
+                      if (k190 === 'iqn') {
+                        const y193: any = y187[k190];
+                        const ov194: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
                         c.segs[d + 1] = 'iqn';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y236 === 'string')) H.typeErr(c, c.pathAt(d + 2), y236, 'string');
+                        if (!(typeof y193 === 'string')) H.typeErr(c, c.pathAt(d + 2), y193, 'string');
                         else {
+                          if (!H.surelyNonEmpty(y193)) {
+                            c.len = d + 2;
+                            r33(y193, ov194, c);
+                          }
                           c.len = d + 2;
-                          r21(y236, ov237, c);
+                          r34(y193, ov194, c);
                         }
-                      } else if (k234 === 'lun') {
-                        const y238: any = y231[k234];
-                        const ov239: any = oo233 !== undefined && hop.call(oo233, k234) ? oo233[k234] : undefined;
+                      } else if (k190 === 'lun') {
+                        const y195: any = y187[k190];
+                        const ov196: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y238 === 'number' && Number.isInteger(y238)))
-                          H.typeErr(c, c.pathAt(d + 2), y238, 'integer');
+                        if (!(typeof y195 === 'number' && Number.isInteger(y195)))
+                          H.typeErr(c, c.pathAt(d + 2), y195, 'integer');
                         else {
-                          if (!nf240(y238)) H.numFormat(c, c.pathAt(d + 2), y238, k241);
+                          if (!nf197(y195)) H.numFormat(c, c.pathAt(d + 2), y195, k198);
                           c.len = d + 2;
-                          r22(y238, ov239, c);
+                          r35(y195, ov196, c);
                         }
                       }
                       break;
                     case 14:
-                      if (k234 === 'iscsiInterface') {
-                        const y242: any = y231[k234];
-                        if (!(typeof y242 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y242, 'string');
+                      if (k190 === 'iscsiInterface') {
+                        const y199: any = y187[k190];
+                        if (!(typeof y199 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y199, 'string');
                       }
                       break;
                     case 6:
-                      if (k234 === 'fsType') {
-                        const y243: any = y231[k234];
-                        if (!(typeof y243 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y243, 'string');
+                      if (k190 === 'fsType') {
+                        const y200: any = y187[k190];
+                        if (!(typeof y200 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y200, 'string');
                       }
                       break;
                     case 8:
-                      if (k234 === 'readOnly') {
-                        const y244: any = y231[k234];
-                        if (!(typeof y244 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y244, 'boolean');
+                      if (k190 === 'readOnly') {
+                        const y201: any = y187[k190];
+                        if (!(typeof y201 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y201, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k234 === 'portals') {
-                        const y245: any = y231[k234];
-                        if (!Array.isArray(y245)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y245, 'array');
+                      if (k190 === 'portals') {
+                        const y202: any = y187[k190];
+                        if (!Array.isArray(y202)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y202, 'array');
                         else {
-                          for (let i246 = 0; i246 < y245.length; i246++) {
-                            const y247: any = y245[i246];
-                            if (!(typeof y247 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i246), y247, 'string');
+                          for (let i203 = 0; i203 < y202.length; i203++) {
+                            const y204: any = y202[i203];
+                            if (!(typeof y204 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i203), y204, 'string');
                           }
                         }
                       }
                       break;
                     case 17:
-                      if (k234 === 'chapAuthDiscovery') {
-                        const y248: any = y231[k234];
-                        if (!(typeof y248 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y248, 'boolean');
+                      if (k190 === 'chapAuthDiscovery') {
+                        const y205: any = y187[k190];
+                        if (!(typeof y205 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y205, 'boolean');
                       }
                       break;
                     case 15:
-                      if (k234 === 'chapAuthSession') {
-                        const y249: any = y231[k234];
-                        if (!(typeof y249 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y249, 'boolean');
+                      if (k190 === 'chapAuthSession') {
+                        const y206: any = y187[k190];
+                        if (!(typeof y206 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y206, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k234 === 'secretRef') {
-                        const y250: any = y231[k234];
-                        if (!(typeof y250 === 'object' && y250 !== null && !Array.isArray(y250)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y250, 'object');
+                      if (k190 === 'secretRef') {
+                        const y207: any = y187[k190];
+                        if (!(typeof y207 === 'object' && y207 !== null && !Array.isArray(y207)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y207, 'object');
                         else {
-                          for (const k251 in y250) {
-                            switch (k251) {
+                          for (const k208 in y207) {
+                            switch (k208) {
                               case 'name': {
-                                const y252: any = y250[k251];
-                                if (!(typeof y252 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y252, 'string');
+                                const y209: any = y207[k208];
+                                if (!(typeof y209 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y209, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y253: any = y250[k251];
-                                if (!(typeof y253 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y253, 'string');
+                                const y210: any = y207[k208];
+                                if (!(typeof y210 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y210, 'string');
                                 break;
                               }
                             }
@@ -1329,181 +1355,193 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 13:
-                      if (k234 === 'initiatorName') {
-                        const y254: any = y231[k234];
-                        if (!(typeof y254 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y254, 'string');
+                      if (k190 === 'initiatorName') {
+                        const y211: any = y187[k190];
+                        if (!(typeof y211 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y211, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y231, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
-                if (!hop.call(y231, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
-                if (!hop.call(y231, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
+                if (!hop.call(y187, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
+                if (!hop.call(y187, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
+                if (!hop.call(y187, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
                 c.len = d + 1;
-                r23(y231, ov232, c);
+                r36(y187, ov188, c);
               }
             }
             break;
           case 3:
-            if (k74 === 'nfs') {
-              const y160: any = x[k74];
-              const ov161: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'nfs') {
+              const y109: any = x[k23];
+              const ov110: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'nfs';
               c.kinds[d] = 0;
-              if (!(typeof y160 === 'object' && y160 !== null && !Array.isArray(y160)))
-                H.typeErr(c, c.pathAt(d + 1), y160, 'object');
+              if (!(typeof y109 === 'object' && y109 !== null && !Array.isArray(y109)))
+                H.typeErr(c, c.pathAt(d + 1), y109, 'object');
               else {
-                const oo162: any = ov161 !== undefined && H.isObject(ov161) ? ov161 : undefined;
-                for (const k163 in y160) {
-                  switch (k163) {
+                const oo111: any = ov110 !== undefined && H.isObject(ov110) ? ov110 : undefined;
+                for (const k112 in y109) {
+                  switch (k112) {
                     case 'server': {
-                      const y164: any = y160[k163];
-                      if (!(typeof y164 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'server'), y164, 'string');
+                      const y113: any = y109[k112];
+                      const ov114: any = oo111 !== undefined && hop.call(oo111, k112) ? oo111[k112] : undefined;
+                      c.segs[d + 1] = 'server';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y113 === 'string')) H.typeErr(c, c.pathAt(d + 2), y113, 'string');
+                      else {
+                        if (!H.surelyNonEmpty(y113)) {
+                          c.len = d + 2;
+                          r18(y113, ov114, c);
+                        }
+                      }
                       break;
                     }
                     case 'path': {
-                      const y165: any = y160[k163];
-                      const ov166: any = oo162 !== undefined && hop.call(oo162, k163) ? oo162[k163] : undefined;
+                      const y115: any = y109[k112];
+                      const ov116: any = oo111 !== undefined && hop.call(oo111, k112) ? oo111[k112] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y165 === 'string')) H.typeErr(c, c.pathAt(d + 2), y165, 'string');
+                      if (!(typeof y115 === 'string')) H.typeErr(c, c.pathAt(d + 2), y115, 'string');
                       else {
+                        if (!H.surelyNonEmpty(y115)) {
+                          c.len = d + 2;
+                          r19(y115, ov116, c);
+                        }
                         c.len = d + 2;
-                        r15(y165, ov166, c);
+                        r20(y115, ov116, c);
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y167: any = y160[k163];
-                      if (!(typeof y167 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y167, 'boolean');
+                      const y117: any = y109[k112];
+                      if (!(typeof y117 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y117, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y160, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
-                if (!hop.call(y160, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y109, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
+                if (!hop.call(y109, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k74 === 'csi') {
-              const y168: any = x[k74];
-              const ov169: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'csi') {
+              const y118: any = x[k23];
+              const ov119: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'csi';
               c.kinds[d] = 0;
-              if (!(typeof y168 === 'object' && y168 !== null && !Array.isArray(y168)))
-                H.typeErr(c, c.pathAt(d + 1), y168, 'object');
+              if (!(typeof y118 === 'object' && y118 !== null && !Array.isArray(y118)))
+                H.typeErr(c, c.pathAt(d + 1), y118, 'object');
               else {
-                const oo170: any = ov169 !== undefined && H.isObject(ov169) ? ov169 : undefined;
-                for (const k171 in y168) {
-                  switch (k171.length) {
+                const oo120: any = ov119 !== undefined && H.isObject(ov119) ? ov119 : undefined;
+                for (const k121 in y118) {
+                  switch (k121.length) {
                     case 6:
-                      if (k171 === 'driver') {
-                        const y172: any = y168[k171];
-                        const ov173: any = oo170 !== undefined && hop.call(oo170, k171) ? oo170[k171] : undefined;
+                      if (k121 === 'driver') {
+                        const y122: any = y118[k121];
+                        const ov123: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y172 === 'string')) H.typeErr(c, c.pathAt(d + 2), y172, 'string');
+                        if (!(typeof y122 === 'string')) H.typeErr(c, c.pathAt(d + 2), y122, 'string');
                         else {
-                          if (y172.length > 63 && H.runeCount(y172) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (y122.length > 63 && H.runeCount(y122) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (!H.surelyNonEmpty(y122)) {
+                            c.len = d + 2;
+                            r21(y122, ov123, c);
+                          }
                           c.len = d + 2;
-                          r16(y172, ov173, c);
+                          r22(y122, ov123, c);
                         }
-                      } else if (k171 === 'fsType') {
-                        const y176: any = y168[k171];
-                        if (!(typeof y176 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y176, 'string');
+                      } else if (k121 === 'fsType') {
+                        const y127: any = y118[k121];
+                        if (!(typeof y127 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y127, 'string');
                       }
                       break;
                     case 12:
-                      if (k171 === 'volumeHandle') {
-                        const y174: any = y168[k171];
-                        if (!(typeof y174 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeHandle'), y174, 'string');
+                      if (k121 === 'volumeHandle') {
+                        const y124: any = y118[k121];
+                        const ov125: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                        c.segs[d + 1] = 'volumeHandle';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y124 === 'string')) H.typeErr(c, c.pathAt(d + 2), y124, 'string');
+                        else {
+                          if (!H.surelyNonEmpty(y124)) {
+                            c.len = d + 2;
+                            r23(y124, ov125, c);
+                          }
+                        }
                       }
                       break;
                     case 8:
-                      if (k171 === 'readOnly') {
-                        const y175: any = y168[k171];
-                        if (!(typeof y175 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y175, 'boolean');
+                      if (k121 === 'readOnly') {
+                        const y126: any = y118[k121];
+                        if (!(typeof y126 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y126, 'boolean');
                       }
                       break;
                     case 16:
-                      if (k171 === 'volumeAttributes') {
-                        const y177: any = y168[k171];
-                        if (!(typeof y177 === 'object' && y177 !== null && !Array.isArray(y177)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y177, 'object');
+                      if (k121 === 'volumeAttributes') {
+                        const y128: any = y118[k121];
+                        if (!(typeof y128 === 'object' && y128 !== null && !Array.isArray(y128)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y128, 'object');
                         else {
-                          for (const k178 in y177) {
-                            const y179: any = y177[k178];
-                            if (!(typeof y179 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k178), y179, 'string');
+                          for (const k129 in y128) {
+                            const y130: any = y128[k129];
+                            if (!(typeof y130 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k129), y130, 'string');
                           }
                         }
                       }
                       break;
                     case 26:
-                      if (k171 === 'controllerPublishSecretRef') {
-                        const y180: any = y168[k171];
-                        if (!(typeof y180 === 'object' && y180 !== null && !Array.isArray(y180)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), y180, 'object');
+                      if (k121 === 'controllerPublishSecretRef') {
+                        const y131: any = y118[k121];
+                        const ov132: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                        c.segs[d + 1] = 'controllerPublishSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y131 === 'object' && y131 !== null && !Array.isArray(y131)))
+                          H.typeErr(c, c.pathAt(d + 2), y131, 'object');
                         else {
-                          for (const k181 in y180) {
-                            switch (k181) {
+                          for (const k133 in y131) {
+                            switch (k133) {
                               case 'name': {
-                                const y182: any = y180[k181];
-                                if (!(typeof y182 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), 'name'),
-                                    y182,
-                                    'string',
-                                  );
+                                const y134: any = y131[k133];
+                                if (!(typeof y134 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y134, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y183: any = y180[k181];
-                                if (!(typeof y183 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerPublishSecretRef'), 'namespace'),
-                                    y183,
-                                    'string',
-                                  );
+                                const y135: any = y131[k133];
+                                if (!(typeof y135 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y135, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r24(y131, ov132, c);
                       }
                       break;
                     case 18:
-                      if (k171 === 'nodeStageSecretRef') {
-                        const y184: any = y168[k171];
-                        if (!(typeof y184 === 'object' && y184 !== null && !Array.isArray(y184)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), y184, 'object');
+                      if (k121 === 'nodeStageSecretRef') {
+                        const y136: any = y118[k121];
+                        c.segs[d + 1] = 'nodeStageSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y136 === 'object' && y136 !== null && !Array.isArray(y136)))
+                          H.typeErr(c, c.pathAt(d + 2), y136, 'object');
                         else {
-                          for (const k185 in y184) {
-                            switch (k185) {
+                          for (const k137 in y136) {
+                            switch (k137) {
                               case 'name': {
-                                const y186: any = y184[k185];
-                                if (!(typeof y186 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), 'name'),
-                                    y186,
-                                    'string',
-                                  );
+                                const y138: any = y136[k137];
+                                if (!(typeof y138 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y138, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y187: any = y184[k185];
-                                if (!(typeof y187 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeStageSecretRef'), 'namespace'),
-                                    y187,
-                                    'string',
-                                  );
+                                const y139: any = y136[k137];
+                                if (!(typeof y139 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y139, 'string');
                                 break;
                               }
                             }
@@ -1512,181 +1550,164 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       }
                       break;
                     case 20:
-                      if (k171 === 'nodePublishSecretRef') {
-                        const y188: any = y168[k171];
-                        if (!(typeof y188 === 'object' && y188 !== null && !Array.isArray(y188)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), y188, 'object');
+                      if (k121 === 'nodePublishSecretRef') {
+                        const y140: any = y118[k121];
+                        const ov141: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                        c.segs[d + 1] = 'nodePublishSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y140 === 'object' && y140 !== null && !Array.isArray(y140)))
+                          H.typeErr(c, c.pathAt(d + 2), y140, 'object');
                         else {
-                          for (const k189 in y188) {
-                            switch (k189) {
+                          for (const k142 in y140) {
+                            switch (k142) {
                               case 'name': {
-                                const y190: any = y188[k189];
-                                if (!(typeof y190 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), 'name'),
-                                    y190,
-                                    'string',
-                                  );
+                                const y143: any = y140[k142];
+                                if (!(typeof y143 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y143, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y191: any = y188[k189];
-                                if (!(typeof y191 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodePublishSecretRef'), 'namespace'),
-                                    y191,
-                                    'string',
-                                  );
+                                const y144: any = y140[k142];
+                                if (!(typeof y144 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y144, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r25(y140, ov141, c);
                       }
                       break;
                     case 25:
-                      if (k171 === 'controllerExpandSecretRef') {
-                        const y192: any = y168[k171];
-                        if (!(typeof y192 === 'object' && y192 !== null && !Array.isArray(y192)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), y192, 'object');
+                      if (k121 === 'controllerExpandSecretRef') {
+                        const y145: any = y118[k121];
+                        const ov146: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                        c.segs[d + 1] = 'controllerExpandSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y145 === 'object' && y145 !== null && !Array.isArray(y145)))
+                          H.typeErr(c, c.pathAt(d + 2), y145, 'object');
                         else {
-                          for (const k193 in y192) {
-                            switch (k193) {
+                          for (const k147 in y145) {
+                            switch (k147) {
                               case 'name': {
-                                const y194: any = y192[k193];
-                                if (!(typeof y194 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), 'name'),
-                                    y194,
-                                    'string',
-                                  );
+                                const y148: any = y145[k147];
+                                if (!(typeof y148 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y148, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y195: any = y192[k193];
-                                if (!(typeof y195 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'controllerExpandSecretRef'), 'namespace'),
-                                    y195,
-                                    'string',
-                                  );
+                                const y149: any = y145[k147];
+                                if (!(typeof y149 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y149, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r26(y145, ov146, c);
                       }
                       break;
                     case 19:
-                      if (k171 === 'nodeExpandSecretRef') {
-                        const y196: any = y168[k171];
-                        if (!(typeof y196 === 'object' && y196 !== null && !Array.isArray(y196)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), y196, 'object');
+                      if (k121 === 'nodeExpandSecretRef') {
+                        const y150: any = y118[k121];
+                        const ov151: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                        c.segs[d + 1] = 'nodeExpandSecretRef';
+                        c.kinds[d + 1] = 0;
+                        if (!(typeof y150 === 'object' && y150 !== null && !Array.isArray(y150)))
+                          H.typeErr(c, c.pathAt(d + 2), y150, 'object');
                         else {
-                          for (const k197 in y196) {
-                            switch (k197) {
+                          for (const k152 in y150) {
+                            switch (k152) {
                               case 'name': {
-                                const y198: any = y196[k197];
-                                if (!(typeof y198 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), 'name'),
-                                    y198,
-                                    'string',
-                                  );
+                                const y153: any = y150[k152];
+                                if (!(typeof y153 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y153, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y199: any = y196[k197];
-                                if (!(typeof y199 === 'string'))
-                                  H.typeErr(
-                                    c,
-                                    H.pj(H.pj(c.pathAt(d + 1), 'nodeExpandSecretRef'), 'namespace'),
-                                    y199,
-                                    'string',
-                                  );
+                                const y154: any = y150[k152];
+                                if (!(typeof y154 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y154, 'string');
                                 break;
                               }
                             }
                           }
                         }
+                        c.len = d + 2;
+                        r27(y150, ov151, c);
                       }
                       break;
                   }
                 }
-                if (!hop.call(y168, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
-                if (!hop.call(y168, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
-                c.len = d + 1;
-                r17(y168, ov169, c);
+                if (!hop.call(y118, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y118, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
               }
             }
             break;
           case 2:
-            if (k74 === 'fc') {
-              const y200: any = x[k74];
-              const ov201: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'fc') {
+              const y155: any = x[k23];
+              const ov156: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'fc';
               c.kinds[d] = 0;
-              if (!(typeof y200 === 'object' && y200 !== null && !Array.isArray(y200)))
-                H.typeErr(c, c.pathAt(d + 1), y200, 'object');
+              if (!(typeof y155 === 'object' && y155 !== null && !Array.isArray(y155)))
+                H.typeErr(c, c.pathAt(d + 1), y155, 'object');
               else {
-                const oo202: any = ov201 !== undefined && H.isObject(ov201) ? ov201 : undefined;
-                for (const k203 in y200) {
-                  switch (k203.length) {
+                const oo157: any = ov156 !== undefined && H.isObject(ov156) ? ov156 : undefined;
+                for (const k158 in y155) {
+                  switch (k158.length) {
                     case 10:
-                      if (k203 === 'targetWWNs') {
-                        const y204: any = y200[k203];
-                        if (!Array.isArray(y204)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y204, 'array');
+                      if (k158 === 'targetWWNs') {
+                        const y159: any = y155[k158];
+                        if (!Array.isArray(y159)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y159, 'array');
                         else {
-                          for (let i205 = 0; i205 < y204.length; i205++) {
-                            const y206: any = y204[i205];
-                            if (!(typeof y206 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i205), y206, 'string');
+                          for (let i160 = 0; i160 < y159.length; i160++) {
+                            const y161: any = y159[i160];
+                            if (!(typeof y161 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i160), y161, 'string');
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k203 === 'lun') {
-                        const y207: any = y200[k203];
-                        const ov208: any = oo202 !== undefined && hop.call(oo202, k203) ? oo202[k203] : undefined;
+                      if (k158 === 'lun') {
+                        const y162: any = y155[k158];
+                        const ov163: any = oo157 !== undefined && hop.call(oo157, k158) ? oo157[k158] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y207 === 'number' && Number.isInteger(y207)))
-                          H.typeErr(c, c.pathAt(d + 2), y207, 'integer');
+                        if (!(typeof y162 === 'number' && Number.isInteger(y162)))
+                          H.typeErr(c, c.pathAt(d + 2), y162, 'integer');
                         else {
-                          if (!nf209(y207)) H.numFormat(c, c.pathAt(d + 2), y207, k210);
+                          if (!nf164(y162)) H.numFormat(c, c.pathAt(d + 2), y162, k165);
                           c.len = d + 2;
-                          r18(y207, ov208, c);
+                          r28(y162, ov163, c);
                         }
                       }
                       break;
                     case 6:
-                      if (k203 === 'fsType') {
-                        const y211: any = y200[k203];
-                        if (!(typeof y211 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y211, 'string');
+                      if (k158 === 'fsType') {
+                        const y166: any = y155[k158];
+                        if (!(typeof y166 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y166, 'string');
                       }
                       break;
                     case 8:
-                      if (k203 === 'readOnly') {
-                        const y212: any = y200[k203];
-                        if (!(typeof y212 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y212, 'boolean');
+                      if (k158 === 'readOnly') {
+                        const y167: any = y155[k158];
+                        if (!(typeof y167 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y167, 'boolean');
                       }
                       break;
                     case 5:
-                      if (k203 === 'wwids') {
-                        const y213: any = y200[k203];
-                        if (!Array.isArray(y213)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y213, 'array');
+                      if (k158 === 'wwids') {
+                        const y168: any = y155[k158];
+                        if (!Array.isArray(y168)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y168, 'array');
                         else {
-                          for (let i214 = 0; i214 < y213.length; i214++) {
-                            const y215: any = y213[i214];
-                            if (!(typeof y215 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i214), y215, 'string');
+                          for (let i169 = 0; i169 < y168.length; i169++) {
+                            const y170: any = y168[i169];
+                            if (!(typeof y170 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i169), y170, 'string');
                           }
                         }
                       }
@@ -1694,135 +1715,139 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                   }
                 }
                 c.len = d + 1;
-                r19(y200, ov201, c);
+                r29(y155, ov156, c);
               }
             }
             break;
           case 9:
-            if (k74 === 'fileShare') {
-              const y277: any = x[k74];
-              const ov278: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'fileShare') {
+              const y234: any = x[k23];
+              const ov235: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'fileShare';
               c.kinds[d] = 0;
-              if (!(typeof y277 === 'object' && y277 !== null && !Array.isArray(y277)))
-                H.typeErr(c, c.pathAt(d + 1), y277, 'object');
+              if (!(typeof y234 === 'object' && y234 !== null && !Array.isArray(y234)))
+                H.typeErr(c, c.pathAt(d + 1), y234, 'object');
               else {
-                const oo279: any = ov278 !== undefined && H.isObject(ov278) ? ov278 : undefined;
-                for (const k280 in y277) {
-                  switch (k280) {
+                const oo236: any = ov235 !== undefined && H.isObject(ov235) ? ov235 : undefined;
+                for (const k237 in y234) {
+                  switch (k237) {
                     case 'secretName': {
-                      const y281: any = y277[k280];
-                      if (!(typeof y281 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y281, 'string');
+                      const y238: any = y234[k237];
+                      if (!(typeof y238 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y238, 'string');
                       break;
                     }
                     case 'shareName': {
-                      const y282: any = y277[k280];
-                      if (!(typeof y282 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y282, 'string');
+                      const y239: any = y234[k237];
+                      if (!(typeof y239 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y239, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y283: any = y277[k280];
-                      if (!(typeof y283 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y283, 'boolean');
+                      const y240: any = y234[k237];
+                      if (!(typeof y240 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y240, 'boolean');
                       break;
                     }
                     case 'secretNamespace': {
-                      const y284: any = y277[k280];
-                      const ov285: any = oo279 !== undefined && hop.call(oo279, k280) ? oo279[k280] : undefined;
+                      const y241: any = y234[k237];
+                      const ov242: any = oo236 !== undefined && hop.call(oo236, k237) ? oo236[k237] : undefined;
                       c.segs[d + 1] = 'secretNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y284 === 'string')) H.typeErr(c, c.pathAt(d + 2), y284, 'string');
+                      if (!(typeof y241 === 'string')) H.typeErr(c, c.pathAt(d + 2), y241, 'string');
                       else {
-                        c.len = d + 2;
-                        r26(y284, ov285, c);
+                        if (!H.surelyNonEmpty(y241)) {
+                          c.len = d + 2;
+                          r39(y241, ov242, c);
+                        }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y277, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
-                if (!hop.call(y277, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
-                if (!hop.call(y277, 'secretNamespace')) {
+                if (!hop.call(y234, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
+                if (!hop.call(y234, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
+                if (!hop.call(y234, 'secretNamespace')) {
                   c.segs[d + 1] = 'secretNamespace';
                   c.kinds[d + 1] = 0;
-                  const ov286: any =
-                    ov278 !== undefined && H.isObject(ov278) && hop.call(ov278, 'secretNamespace')
-                      ? ov278['secretNamespace']
+                  const ov243: any =
+                    ov235 !== undefined && H.isObject(ov235) && hop.call(ov235, 'secretNamespace')
+                      ? ov235['secretNamespace']
                       : undefined;
                   c.len = d + 2;
-                  r26(undefined, ov286, c);
+                  r39(undefined, ov243, c);
                 }
               }
             }
             break;
           case 21:
-            if (k74 === 'distributedFilesystem') {
-              const y287: any = x[k74];
-              const ov288: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'distributedFilesystem') {
+              const y244: any = x[k23];
+              const ov245: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'distributedFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y287 === 'object' && y287 !== null && !Array.isArray(y287)))
-                H.typeErr(c, c.pathAt(d + 1), y287, 'object');
+              if (!(typeof y244 === 'object' && y244 !== null && !Array.isArray(y244)))
+                H.typeErr(c, c.pathAt(d + 1), y244, 'object');
               else {
-                const oo289: any = ov288 !== undefined && H.isObject(ov288) ? ov288 : undefined;
-                for (const k290 in y287) {
-                  switch (k290.length) {
+                const oo246: any = ov245 !== undefined && H.isObject(ov245) ? ov245 : undefined;
+                for (const k247 in y244) {
+                  switch (k247.length) {
                     case 8:
-                      if (k290 === 'monitors') {
-                        const y291: any = y287[k290];
-                        const ov292: any = oo289 !== undefined && hop.call(oo289, k290) ? oo289[k290] : undefined;
+                      if (k247 === 'monitors') {
+                        const y248: any = y244[k247];
+                        const ov249: any = oo246 !== undefined && hop.call(oo246, k247) ? oo246[k247] : undefined;
                         c.segs[d + 1] = 'monitors';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y291)) H.typeErr(c, c.pathAt(d + 2), y291, 'array');
+                        if (!Array.isArray(y248)) H.typeErr(c, c.pathAt(d + 2), y248, 'array');
                         else {
-                          for (let i293 = 0; i293 < y291.length; i293++) {
-                            const y294: any = y291[i293];
-                            if (!(typeof y294 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i293), y294, 'string');
+                          for (let i250 = 0; i250 < y248.length; i250++) {
+                            const y251: any = y248[i250];
+                            if (!(typeof y251 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i250), y251, 'string');
                           }
-                          c.len = d + 2;
-                          r27(y291, ov292, c);
+                          if (!H.surelyNonEmpty(y248)) {
+                            c.len = d + 2;
+                            r40(y248, ov249, c);
+                          }
                         }
-                      } else if (k290 === 'readOnly') {
-                        const y302: any = y287[k290];
-                        if (!(typeof y302 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y302, 'boolean');
+                      } else if (k247 === 'readOnly') {
+                        const y259: any = y244[k247];
+                        if (!(typeof y259 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y259, 'boolean');
                       }
                       break;
                     case 4:
-                      if (k290 === 'path') {
-                        const y295: any = y287[k290];
-                        if (!(typeof y295 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y295, 'string');
-                      } else if (k290 === 'user') {
-                        const y296: any = y287[k290];
-                        if (!(typeof y296 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y296, 'string');
+                      if (k247 === 'path') {
+                        const y252: any = y244[k247];
+                        if (!(typeof y252 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y252, 'string');
+                      } else if (k247 === 'user') {
+                        const y253: any = y244[k247];
+                        if (!(typeof y253 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y253, 'string');
                       }
                       break;
                     case 10:
-                      if (k290 === 'secretFile') {
-                        const y297: any = y287[k290];
-                        if (!(typeof y297 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y297, 'string');
+                      if (k247 === 'secretFile') {
+                        const y254: any = y244[k247];
+                        if (!(typeof y254 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y254, 'string');
                       }
                       break;
                     case 9:
-                      if (k290 === 'secretRef') {
-                        const y298: any = y287[k290];
-                        if (!(typeof y298 === 'object' && y298 !== null && !Array.isArray(y298)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y298, 'object');
+                      if (k247 === 'secretRef') {
+                        const y255: any = y244[k247];
+                        if (!(typeof y255 === 'object' && y255 !== null && !Array.isArray(y255)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y255, 'object');
                         else {
-                          for (const k299 in y298) {
-                            switch (k299) {
+                          for (const k256 in y255) {
+                            switch (k256) {
                               case 'name': {
-                                const y300: any = y298[k299];
-                                if (!(typeof y300 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y300, 'string');
+                                const y257: any = y255[k256];
+                                if (!(typeof y257 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y257, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y301: any = y298[k299];
-                                if (!(typeof y301 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y301, 'string');
+                                const y258: any = y255[k256];
+                                if (!(typeof y258 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y258, 'string');
                                 break;
                               }
                             }
@@ -1832,63 +1857,63 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       break;
                   }
                 }
-                if (!hop.call(y287, 'monitors')) {
+                if (!hop.call(y244, 'monitors')) {
                   c.segs[d + 1] = 'monitors';
                   c.kinds[d + 1] = 0;
-                  const ov303: any =
-                    ov288 !== undefined && H.isObject(ov288) && hop.call(ov288, 'monitors')
-                      ? ov288['monitors']
+                  const ov260: any =
+                    ov245 !== undefined && H.isObject(ov245) && hop.call(ov245, 'monitors')
+                      ? ov245['monitors']
                       : undefined;
                   c.len = d + 2;
-                  r27(undefined, ov303, c);
+                  r40(undefined, ov260, c);
                 }
               }
             }
             break;
           case 13:
-            if (k74 === 'volumeService') {
-              const y304: any = x[k74];
-              const ov305: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'volumeService') {
+              const y261: any = x[k23];
+              const ov262: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'volumeService';
               c.kinds[d] = 0;
-              if (!(typeof y304 === 'object' && y304 !== null && !Array.isArray(y304)))
-                H.typeErr(c, c.pathAt(d + 1), y304, 'object');
+              if (!(typeof y261 === 'object' && y261 !== null && !Array.isArray(y261)))
+                H.typeErr(c, c.pathAt(d + 1), y261, 'object');
               else {
-                for (const k306 in y304) {
-                  switch (k306) {
+                for (const k263 in y261) {
+                  switch (k263) {
                     case 'volumeID': {
-                      const y307: any = y304[k306];
-                      if (!(typeof y307 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y307, 'string');
+                      const y264: any = y261[k263];
+                      if (!(typeof y264 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y264, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y308: any = y304[k306];
-                      if (!(typeof y308 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y308, 'string');
+                      const y265: any = y261[k263];
+                      if (!(typeof y265 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y265, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y309: any = y304[k306];
-                      if (!(typeof y309 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y309, 'boolean');
+                      const y266: any = y261[k263];
+                      if (!(typeof y266 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y266, 'boolean');
                       break;
                     }
                     case 'secretRef': {
-                      const y310: any = y304[k306];
-                      if (!(typeof y310 === 'object' && y310 !== null && !Array.isArray(y310)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y310, 'object');
+                      const y267: any = y261[k263];
+                      if (!(typeof y267 === 'object' && y267 !== null && !Array.isArray(y267)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y267, 'object');
                       else {
-                        for (const k311 in y310) {
-                          switch (k311) {
+                        for (const k268 in y267) {
+                          switch (k268) {
                             case 'name': {
-                              const y312: any = y310[k311];
-                              if (!(typeof y312 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y312, 'string');
+                              const y269: any = y267[k268];
+                              if (!(typeof y269 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y269, 'string');
                               break;
                             }
                             case 'namespace': {
-                              const y313: any = y310[k311];
-                              if (!(typeof y313 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y313, 'string');
+                              const y270: any = y267[k268];
+                              if (!(typeof y270 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y270, 'string');
                               break;
                             }
                           }
@@ -1898,176 +1923,176 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                     }
                   }
                 }
-                if (!hop.call(y304, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y261, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
                 c.len = d + 1;
-                r28(y304, ov305, c);
+                r41(y261, ov262, c);
               }
-            } else if (k74 === 'datasetVolume') {
-              const y314: any = x[k74];
-              const ov315: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'datasetVolume') {
+              const y271: any = x[k23];
+              const ov272: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'datasetVolume';
               c.kinds[d] = 0;
-              if (!(typeof y314 === 'object' && y314 !== null && !Array.isArray(y314)))
-                H.typeErr(c, c.pathAt(d + 1), y314, 'object');
+              if (!(typeof y271 === 'object' && y271 !== null && !Array.isArray(y271)))
+                H.typeErr(c, c.pathAt(d + 1), y271, 'object');
               else {
-                const oo316: any = ov315 !== undefined && H.isObject(ov315) ? ov315 : undefined;
-                for (const k317 in y314) {
-                  switch (k317) {
+                const oo273: any = ov272 !== undefined && H.isObject(ov272) ? ov272 : undefined;
+                for (const k274 in y271) {
+                  switch (k274) {
                     case 'datasetName': {
-                      const y318: any = y314[k317];
-                      const ov319: any = oo316 !== undefined && hop.call(oo316, k317) ? oo316[k317] : undefined;
+                      const y275: any = y271[k274];
+                      const ov276: any = oo273 !== undefined && hop.call(oo273, k274) ? oo273[k274] : undefined;
                       c.segs[d + 1] = 'datasetName';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y318 === 'string')) H.typeErr(c, c.pathAt(d + 2), y318, 'string');
+                      if (!(typeof y275 === 'string')) H.typeErr(c, c.pathAt(d + 2), y275, 'string');
                       else {
                         c.len = d + 2;
-                        r29(y318, ov319, c);
+                        r42(y275, ov276, c);
                       }
                       break;
                     }
                     case 'datasetUUID': {
-                      const y320: any = y314[k317];
-                      if (!(typeof y320 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y320, 'string');
+                      const y277: any = y271[k274];
+                      if (!(typeof y277 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y277, 'string');
                       break;
                     }
                   }
                 }
                 c.len = d + 1;
-                r30(y314, ov315, c);
+                r43(y271, ov272, c);
               }
             }
             break;
           case 18:
-            if (k74 === 'scaleOutFilesystem') {
-              const y321: any = x[k74];
-              const ov322: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            if (k23 === 'scaleOutFilesystem') {
+              const y278: any = x[k23];
+              const ov279: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'scaleOutFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y321 === 'object' && y321 !== null && !Array.isArray(y321)))
-                H.typeErr(c, c.pathAt(d + 1), y321, 'object');
+              if (!(typeof y278 === 'object' && y278 !== null && !Array.isArray(y278)))
+                H.typeErr(c, c.pathAt(d + 1), y278, 'object');
               else {
-                const oo323: any = ov322 !== undefined && H.isObject(ov322) ? ov322 : undefined;
-                for (const k324 in y321) {
-                  switch (k324) {
+                const oo280: any = ov279 !== undefined && H.isObject(ov279) ? ov279 : undefined;
+                for (const k281 in y278) {
+                  switch (k281) {
                     case 'endpoints': {
-                      const y325: any = y321[k324];
-                      if (!(typeof y325 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y325, 'string');
+                      const y282: any = y278[k281];
+                      if (!(typeof y282 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y282, 'string');
                       break;
                     }
                     case 'path': {
-                      const y326: any = y321[k324];
-                      if (!(typeof y326 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y326, 'string');
+                      const y283: any = y278[k281];
+                      if (!(typeof y283 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y283, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y327: any = y321[k324];
-                      if (!(typeof y327 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y327, 'boolean');
+                      const y284: any = y278[k281];
+                      if (!(typeof y284 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y284, 'boolean');
                       break;
                     }
                     case 'endpointsNamespace': {
-                      const y328: any = y321[k324];
-                      const ov329: any = oo323 !== undefined && hop.call(oo323, k324) ? oo323[k324] : undefined;
+                      const y285: any = y278[k281];
+                      const ov286: any = oo280 !== undefined && hop.call(oo280, k281) ? oo280[k281] : undefined;
                       c.segs[d + 1] = 'endpointsNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y328 === 'string')) H.typeErr(c, c.pathAt(d + 2), y328, 'string');
+                      if (!(typeof y285 === 'string')) H.typeErr(c, c.pathAt(d + 2), y285, 'string');
                       else {
-                        if (typeof y328 !== 'string' || !ok330(y328)) {
+                        if (typeof y285 !== 'string' || !ok287(y285)) {
                           c.len = d + 2;
-                          r31(y328, ov329, c);
+                          r44(y285, ov286, c);
                         }
                         c.len = d + 2;
-                        r32(y328, ov329, c);
+                        r45(y285, ov286, c);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y321, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
-                if (!hop.call(y321, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y278, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
+                if (!hop.call(y278, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             }
             break;
           case 14:
-            if (k74 === 'persistentDisk') {
-              const y331: any = x[k74];
-              if (!(typeof y331 === 'object' && y331 !== null && !Array.isArray(y331)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y331, 'object');
+            if (k23 === 'persistentDisk') {
+              const y288: any = x[k23];
+              if (!(typeof y288 === 'object' && y288 !== null && !Array.isArray(y288)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y288, 'object');
               else {
-                for (const k332 in y331) {
-                  switch (k332) {
+                for (const k289 in y288) {
+                  switch (k289) {
                     case 'pdID': {
-                      const y333: any = y331[k332];
-                      if (!(typeof y333 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y333, 'string');
+                      const y290: any = y288[k289];
+                      if (!(typeof y290 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y290, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y334: any = y331[k332];
-                      if (!(typeof y334 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y334, 'string');
+                      const y291: any = y288[k289];
+                      if (!(typeof y291 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y291, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y331, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
+                if (!hop.call(y288, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
               }
-            } else if (k74 === 'registryVolume') {
-              const y340: any = x[k74];
-              const ov341: any = oo73 !== undefined && hop.call(oo73, k74) ? oo73[k74] : undefined;
+            } else if (k23 === 'registryVolume') {
+              const y297: any = x[k23];
+              const ov298: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
               c.segs[d] = 'registryVolume';
               c.kinds[d] = 0;
-              if (!(typeof y340 === 'object' && y340 !== null && !Array.isArray(y340)))
-                H.typeErr(c, c.pathAt(d + 1), y340, 'object');
+              if (!(typeof y297 === 'object' && y297 !== null && !Array.isArray(y297)))
+                H.typeErr(c, c.pathAt(d + 1), y297, 'object');
               else {
-                const oo342: any = ov341 !== undefined && H.isObject(ov341) ? ov341 : undefined;
-                for (const k343 in y340) {
-                  switch (k343.length) {
+                const oo299: any = ov298 !== undefined && H.isObject(ov298) ? ov298 : undefined;
+                for (const k300 in y297) {
+                  switch (k300.length) {
                     case 8:
-                      if (k343 === 'registry') {
-                        const y344: any = y340[k343];
-                        const ov345: any = oo342 !== undefined && hop.call(oo342, k343) ? oo342[k343] : undefined;
+                      if (k300 === 'registry') {
+                        const y301: any = y297[k300];
+                        const ov302: any = oo299 !== undefined && hop.call(oo299, k300) ? oo299[k300] : undefined;
                         c.segs[d + 1] = 'registry';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y344 === 'string')) H.typeErr(c, c.pathAt(d + 2), y344, 'string');
+                        if (!(typeof y301 === 'string')) H.typeErr(c, c.pathAt(d + 2), y301, 'string');
                         else {
                           c.len = d + 2;
-                          r33(y344, ov345, c);
+                          r46(y301, ov302, c);
                         }
-                      } else if (k343 === 'readOnly') {
-                        const y347: any = y340[k343];
-                        if (!(typeof y347 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y347, 'boolean');
+                      } else if (k300 === 'readOnly') {
+                        const y304: any = y297[k300];
+                        if (!(typeof y304 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y304, 'boolean');
                       }
                       break;
                     case 6:
-                      if (k343 === 'volume') {
-                        const y346: any = y340[k343];
-                        if (!(typeof y346 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y346, 'string');
-                      } else if (k343 === 'tenant') {
-                        const y350: any = y340[k343];
-                        if (!(typeof y350 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y350, 'string');
+                      if (k300 === 'volume') {
+                        const y303: any = y297[k300];
+                        if (!(typeof y303 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y303, 'string');
+                      } else if (k300 === 'tenant') {
+                        const y307: any = y297[k300];
+                        if (!(typeof y307 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y307, 'string');
                       }
                       break;
                     case 4:
-                      if (k343 === 'user') {
-                        const y348: any = y340[k343];
-                        if (!(typeof y348 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y348, 'string');
+                      if (k300 === 'user') {
+                        const y305: any = y297[k300];
+                        if (!(typeof y305 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y305, 'string');
                       }
                       break;
                     case 5:
-                      if (k343 === 'group') {
-                        const y349: any = y340[k343];
-                        if (!(typeof y349 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y349, 'string');
+                      if (k300 === 'group') {
+                        const y306: any = y297[k300];
+                        if (!(typeof y306 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y306, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y340, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
-                if (!hop.call(y340, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
+                if (!hop.call(y297, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
+                if (!hop.call(y297, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
                 c.len = d + 1;
-                r34(y340, ov341, c);
+                r47(y297, ov298, c);
               }
             }
             break;
@@ -2076,63 +2101,65 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'accessModes')) {
         c.segs[d] = 'accessModes';
         c.kinds[d] = 0;
-        const ov394: any =
+        const ov351: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'accessModes') ? o['accessModes'] : undefined;
         c.len = d + 1;
-        r3(undefined, ov394, c);
+        r4(undefined, ov351, c);
       }
       if (!hop.call(x, 'nodeAffinity')) {
         c.segs[d] = 'nodeAffinity';
         c.kinds[d] = 0;
-        const ov395: any =
+        const ov352: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeAffinity') ? o['nodeAffinity'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r8(undefined, ov395, c);
+          r9(undefined, ov352, c);
         }
       }
       if (!hop.call(x, 'volumeMode')) {
         c.segs[d] = 'volumeMode';
         c.kinds[d] = 0;
-        const ov396: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
+        const ov353: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r12(undefined, ov396, c);
+          r13(undefined, ov353, c);
         }
       }
       c.len = d;
-      r38(x, o, c);
+      r51(x, o, c);
       c.len = d;
-      r39(x, o, c);
+      r52(x, o, c);
     }
   }
-  function f38(x: any, o: any, c: ValidationContext, d: number): void {
+  function f40(x: any, o: any, c: ValidationContext, d: number): void {
     // VolumeAttachmentSource
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo69: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k70 in x) {
-        switch (k70) {
+      const oo18: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k19 in x) {
+        switch (k19) {
           case 'inlineVolumeSpec': {
-            const y71: any = x[k70];
-            const ov72: any = oo69 !== undefined && hop.call(oo69, k70) ? oo69[k70] : undefined;
+            const y20: any = x[k19];
+            const ov21: any = oo18 !== undefined && hop.call(oo18, k19) ? oo18[k19] : undefined;
             c.segs[d] = 'inlineVolumeSpec';
             c.kinds[d] = 0;
-            f39(y71, ov72, c, d + 1);
+            f41(y20, ov21, c, d + 1);
             break;
           }
           case 'persistentVolumeName': {
-            const y397: any = x[k70];
-            const ov398: any = oo69 !== undefined && hop.call(oo69, k70) ? oo69[k70] : undefined;
+            const y354: any = x[k19];
+            const ov355: any = oo18 !== undefined && hop.call(oo18, k19) ? oo18[k19] : undefined;
             c.segs[d] = 'persistentVolumeName';
             c.kinds[d] = 0;
-            if (!(typeof y397 === 'string')) H.typeErr(c, c.pathAt(d + 1), y397, 'string');
+            if (!(typeof y354 === 'string')) H.typeErr(c, c.pathAt(d + 1), y354, 'string');
             else {
-              c.len = d + 1;
-              r40(y397, ov398, c);
-              if (typeof y397 !== 'string' || !ok399(y397)) {
+              if (!H.surelyNonEmpty(y354)) {
                 c.len = d + 1;
-                r41(y397, ov398, c);
+                r53(y354, ov355, c);
+              }
+              if (typeof y354 !== 'string' || !ok356(y354)) {
+                c.len = d + 1;
+                r54(y354, ov355, c);
               }
             }
             break;
@@ -2140,53 +2167,55 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
         }
       }
       c.len = d;
-      r42(x, o, c);
+      r55(x, o, c);
     }
   }
-  function f35(x: any, o: any, c: ValidationContext, d: number): void {
+  function f37(x: any, o: any, c: ValidationContext, d: number): void {
     // VolumeAttachmentSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo59: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k60 in x) {
-        switch (k60) {
+      const oo8: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k9 in x) {
+        switch (k9) {
           case 'attacher': {
-            const y61: any = x[k60];
-            const ov62: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            const y10: any = x[k9];
+            const ov11: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
             c.segs[d] = 'attacher';
             c.kinds[d] = 0;
-            if (!(typeof y61 === 'string')) H.typeErr(c, c.pathAt(d + 1), y61, 'string');
+            if (!(typeof y10 === 'string')) H.typeErr(c, c.pathAt(d + 1), y10, 'string');
             else {
-              if (y61.length > 63 && H.runeCount(y61) > 63) H.maxLen(c, c.pathAt(d + 1), 63);
-              c.len = d + 1;
-              r0(y61, ov62, c);
-              if (typeof y61 !== 'string' || !ok63(y61)) {
+              if (y10.length > 63 && H.runeCount(y10) > 63) H.maxLen(c, c.pathAt(d + 1), 63);
+              if (!H.surelyNonEmpty(y10)) {
                 c.len = d + 1;
-                r1(y61, ov62, c);
+                r1(y10, ov11, c);
+              }
+              if (typeof y10 !== 'string' || !ok12(y10)) {
+                c.len = d + 1;
+                r2(y10, ov11, c);
               }
             }
             break;
           }
           case 'nodeName': {
-            const y64: any = x[k60];
-            const ov65: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            const y13: any = x[k9];
+            const ov14: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
             c.segs[d] = 'nodeName';
             c.kinds[d] = 0;
-            if (!(typeof y64 === 'string')) H.typeErr(c, c.pathAt(d + 1), y64, 'string');
+            if (!(typeof y13 === 'string')) H.typeErr(c, c.pathAt(d + 1), y13, 'string');
             else {
-              if (typeof y64 !== 'string' || !ok66(y64)) {
+              if (typeof y13 !== 'string' || !ok15(y13)) {
                 c.len = d + 1;
-                r2(y64, ov65, c);
+                r3(y13, ov14, c);
               }
             }
             break;
           }
           case 'source': {
-            const y67: any = x[k60];
-            const ov68: any = oo59 !== undefined && hop.call(oo59, k60) ? oo59[k60] : undefined;
+            const y16: any = x[k9];
+            const ov17: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
             c.segs[d] = 'source';
             c.kinds[d] = 0;
-            f38(y67, ov68, c, d + 1);
+            f40(y16, ov17, c, d + 1);
             break;
           }
         }
@@ -2196,9 +2225,9 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'attacher')) {
         c.segs[d] = 'attacher';
         c.kinds[d] = 0;
-        const ov400: any = o !== undefined && H.isObject(o) && hop.call(o, 'attacher') ? o['attacher'] : undefined;
+        const ov357: any = o !== undefined && H.isObject(o) && hop.call(o, 'attacher') ? o['attacher'] : undefined;
         c.len = d + 1;
-        r0(undefined, ov400, c);
+        r1(undefined, ov357, c);
       }
     }
   }
@@ -2220,470 +2249,78 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'spec') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'spec';
               c.kinds[d] = 0;
-              f35(y57, ov58, c, d + 1);
+              f37(y6, ov7, c, d + 1);
               if (c.update) {
                 c.len = d + 1;
-                r43(y57, ov58, c);
+                r56(y6, ov7, c);
               }
             }
             break;
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y401: any = x[k1];
-              const ov402: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y358: any = x[k1];
+              const ov359: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y401 === 'object' && y401 !== null && !Array.isArray(y401)))
-                H.typeErr(c, c.pathAt(d + 1), y401, 'object');
+              if (!(typeof y358 === 'object' && y358 !== null && !Array.isArray(y358)))
+                H.typeErr(c, c.pathAt(d + 1), y358, 'object');
               else {
-                const oo403: any = ov402 !== undefined && H.isObject(ov402) ? ov402 : undefined;
-                for (const k404 in y401) {
-                  switch (k404) {
+                const oo360: any = ov359 !== undefined && H.isObject(ov359) ? ov359 : undefined;
+                for (const k361 in y358) {
+                  switch (k361) {
                     case 'attachError': {
-                      const y405: any = y401[k404];
-                      if (!(typeof y405 === 'object' && y405 !== null && !Array.isArray(y405)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attachError'), y405, 'object');
+                      const y362: any = y358[k361];
+                      if (!(typeof y362 === 'object' && y362 !== null && !Array.isArray(y362)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attachError'), y362, 'object');
                       else {
-                        for (const k406 in y405) {
-                          switch (k406) {
+                        for (const k363 in y362) {
+                          switch (k363) {
                             case 'errorCode': {
-                              const y407: any = y405[k406];
-                              if (!(typeof y407 === 'number' && Number.isInteger(y407)))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y407, 'integer');
+                              const y364: any = y362[k363];
+                              if (!(typeof y364 === 'number' && Number.isInteger(y364)))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, 'integer');
                               else {
-                                if (y407 < 0)
-                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y407, 0, false);
-                                if (!nf408(y407))
-                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y407, k409);
+                                if (y364 < 0)
+                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, 0, false);
+                                if (!nf365(y364))
+                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, k366);
                               }
                               break;
                             }
                             case 'message': {
-                              const y410: any = y405[k406];
-                              if (!(typeof y410 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), y410, 'string');
+                              const y367: any = y362[k363];
+                              if (!(typeof y367 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), y367, 'string');
                               else {
-                                if (y410.length > 1024 && H.runeCount(y410) > 1024)
+                                if (y367.length > 1024 && H.runeCount(y367) > 1024)
                                   H.maxLen(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), 1024);
                               }
                               break;
                             }
                             case 'time': {
-                              const y411: any = y405[k406];
-                              if (!(typeof y411 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y411, 'string');
+                              const y368: any = y362[k363];
+                              if (!(typeof y368 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y368, 'string');
                               else {
-                                if (!sf412(y411))
-                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y411, k413);
+                                if (!sf369(y368))
+                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y368, k370);
                               }
                               break;
                             }
@@ -2693,64 +2330,64 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                       break;
                     }
                     case 'attached': {
-                      const y414: any = y401[k404];
-                      if (!(typeof y414 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attached'), y414, 'boolean');
+                      const y371: any = y358[k361];
+                      if (!(typeof y371 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attached'), y371, 'boolean');
                       break;
                     }
                     case 'attachmentMetadata': {
-                      const y415: any = y401[k404];
-                      const ov416: any = oo403 !== undefined && hop.call(oo403, k404) ? oo403[k404] : undefined;
+                      const y372: any = y358[k361];
+                      const ov373: any = oo360 !== undefined && hop.call(oo360, k361) ? oo360[k361] : undefined;
                       c.segs[d + 1] = 'attachmentMetadata';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y415 === 'object' && y415 !== null && !Array.isArray(y415)))
-                        H.typeErr(c, c.pathAt(d + 2), y415, 'object');
+                      if (!(typeof y372 === 'object' && y372 !== null && !Array.isArray(y372)))
+                        H.typeErr(c, c.pathAt(d + 2), y372, 'object');
                       else {
-                        for (const k417 in y415) {
-                          const y418: any = y415[k417];
-                          if (!(typeof y418 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k417), y418, 'string');
+                        for (const k374 in y372) {
+                          const y375: any = y372[k374];
+                          if (!(typeof y375 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k374), y375, 'string');
                         }
                         c.len = d + 2;
-                        r44(y415, ov416, c);
+                        r57(y372, ov373, c);
                       }
                       break;
                     }
                     case 'detachError': {
-                      const y419: any = y401[k404];
-                      if (!(typeof y419 === 'object' && y419 !== null && !Array.isArray(y419)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'detachError'), y419, 'object');
+                      const y376: any = y358[k361];
+                      if (!(typeof y376 === 'object' && y376 !== null && !Array.isArray(y376)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'detachError'), y376, 'object');
                       else {
-                        for (const k420 in y419) {
-                          switch (k420) {
+                        for (const k377 in y376) {
+                          switch (k377) {
                             case 'errorCode': {
-                              const y421: any = y419[k420];
-                              if (!(typeof y421 === 'number' && Number.isInteger(y421)))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y421, 'integer');
+                              const y378: any = y376[k377];
+                              if (!(typeof y378 === 'number' && Number.isInteger(y378)))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, 'integer');
                               else {
-                                if (y421 < 0)
-                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y421, 0, false);
-                                if (!nf422(y421))
-                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y421, k423);
+                                if (y378 < 0)
+                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, 0, false);
+                                if (!nf379(y378))
+                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, k380);
                               }
                               break;
                             }
                             case 'message': {
-                              const y424: any = y419[k420];
-                              if (!(typeof y424 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), y424, 'string');
+                              const y381: any = y376[k377];
+                              if (!(typeof y381 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), y381, 'string');
                               else {
-                                if (y424.length > 1024 && H.runeCount(y424) > 1024)
+                                if (y381.length > 1024 && H.runeCount(y381) > 1024)
                                   H.maxLen(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), 1024);
                               }
                               break;
                             }
                             case 'time': {
-                              const y425: any = y419[k420];
-                              if (!(typeof y425 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y425, 'string');
+                              const y382: any = y376[k377];
+                              if (!(typeof y382 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y382, 'string');
                               else {
-                                if (!sf426(y425))
-                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y425, k427);
+                                if (!sf383(y382))
+                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y382, k384);
                               }
                               break;
                             }
@@ -2761,7 +2398,7 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
                     }
                   }
                 }
-                if (!hop.call(y401, 'attached')) H.required(c, H.pj(c.pathAt(d + 1), 'attached'));
+                if (!hop.call(y358, 'attached')) H.required(c, H.pj(c.pathAt(d + 1), 'attached'));
               }
             }
             break;
@@ -2771,20 +2408,20 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'spec')) {
         c.segs[d] = 'spec';
         c.kinds[d] = 0;
-        const ov428: any = o !== undefined && H.isObject(o) && hop.call(o, 'spec') ? o['spec'] : undefined;
+        const ov385: any = o !== undefined && H.isObject(o) && hop.call(o, 'spec') ? o['spec'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r43(undefined, ov428, c);
+          r56(undefined, ov385, c);
         }
       }
     }
   }
-  function f197(x: any, o: any, c: ValidationContext, d: number): void {
+  function f209(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r45(x, o, c);
+    r58(x, o, c);
   }
-  return f197;
+  return f209;
 }
 
 /**
@@ -2793,468 +2430,195 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean => A.has(s, 'required'),
-  (s: any, o: any): boolean => A.S(s) !== A.S(''),
-  (s: any, o: any): boolean => A.S(s).startsWith(A.S('/')),
+  (s: any, o: any): boolean => A.S(s) !== '',
+  (s: any, o: any): boolean => A.S(s).startsWith('/'),
   (s: any, o: any): boolean =>
     A.matchesAscii(
-      A.S(A.lower(A.S(s))),
+      A.lower(A.S(s)),
       '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
       /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
     ),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerPublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerPublishSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerPublishSecretRef'), 'name')) !== A.S('')),
+    (A.has(s, 'targetWWNs') && A.L(A.sel(s, 'targetWWNs')).length > 0) ||
+    (A.has(s, 'wwids') && A.L(A.sel(s, 'wwids')).length > 0),
+  (s: any, o: any): boolean =>
+    !(
+      A.has(s, 'targetWWNs') &&
+      A.L(A.sel(s, 'targetWWNs')).length > 0 &&
+      A.has(s, 'wwids') &&
+      A.L(A.sel(s, 'wwids')).length > 0
+    ),
+  (s: any, o: any): boolean => !A.has(s, 'targetWWNs') || A.L(A.sel(s, 'targetWWNs')).length === 0 || A.has(s, 'lun'),
+  (s: any, o: any): boolean =>
+    A.keys(s).every(
+      (v0) => !('.' + A.lower(A.S(A.S(v0).includes('/') ? A.idx(A.S(v0).split('/'), 0) : v0))).endsWith('.cluster.io'),
     ),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerPublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerPublishSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerPublishSecretRef'), 'namespace')) !== A.S('')),
+    A.S(s) === '' || A.S(s).startsWith('iqn') || A.S(s).startsWith('eui') || A.S(s).startsWith('naa'),
+  (s: any, o: any): boolean =>
+    !A.S(s).startsWith('iqn') || A.matches(A.S(s), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('eui') || A.matches(A.S(s), '^eui.[[:alnum:]]{16}$'),
+  (s: any, o: any): boolean => !A.S(s).startsWith('naa') || A.matches(A.S(s), '^naa.[[:alnum:]]{32}$'),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
+  (s: any, o: any): boolean =>
+    !(
+      (A.has(s, 'chapAuthDiscovery') && A.B(A.sel(s, 'chapAuthDiscovery'))) ||
+      (A.has(s, 'chapAuthSession') && A.B(A.sel(s, 'chapAuthSession')))
+    ) || A.has(s, 'secretRef'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('iqn') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('eui') ||
+    A.S(A.sel(s, 'initiatorName')).startsWith('naa'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('iqn') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('eui') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), '^eui.[[:alnum:]]{16}$'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'initiatorName') ||
+    !A.S(A.sel(s, 'initiatorName')).startsWith('naa') ||
+    A.matches(A.S(A.sel(s, 'initiatorName')), '^naa.[[:alnum:]]{32}$'),
+  (s: any, o: any): boolean => A.I(s) >= 0 && A.I(s) <= 255,
+  (s: any, o: any): boolean =>
+    !A.has(s, 'kind') || A.S(A.sel(s, 'kind')) !== 'Managed' || A.S(A.sel(s, 'diskURI')).startsWith('/subscriptions/'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'kind') || A.S(A.sel(s, 'kind')) === 'Managed' || A.S(A.sel(s, 'diskURI')).startsWith('https://'),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
+  (s: any, o: any): boolean =>
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'namespace') && A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== ''),
+  (s: any, o: any): boolean => !A.S(s).includes('/'),
+  (s: any, o: any): boolean =>
+    (A.has(s, 'datasetName') && A.S(A.sel(s, 'datasetName')) !== '') ||
+    (A.has(s, 'datasetUUID') && A.S(A.sel(s, 'datasetUUID')) !== ''),
+  (s: any, o: any): boolean =>
+    !(
+      A.has(s, 'datasetName') &&
+      A.S(A.sel(s, 'datasetName')) !== '' &&
+      A.has(s, 'datasetUUID') &&
+      A.S(A.sel(s, 'datasetUUID')) !== ''
     ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerExpandSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerExpandSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'controllerExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'controllerExpandSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'controllerExpandSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodePublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodePublishSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodePublishSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodePublishSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodePublishSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodePublishSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodeExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodeExpandSecretRef'), 'name')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodeExpandSecretRef'), 'name')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'nodeExpandSecretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'nodeExpandSecretRef'), 'namespace')) &&
-        A.B(A.S(A.sel(A.sel(s, 'nodeExpandSecretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.has(s, 'targetWWNs')) && A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) > A.I(0))) ||
-    A.B(A.B(A.has(s, 'wwids')) && A.B(A.I(A.L(A.sel(s, 'wwids')).length) > A.I(0))),
-  (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'targetWWNs')) && A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) > A.I(0))) &&
-          A.B(A.has(s, 'wwids')),
-      ) && A.B(A.I(A.L(A.sel(s, 'wwids')).length) > A.I(0)),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'targetWWNs'))) || A.B(A.I(A.L(A.sel(s, 'targetWWNs')).length) === A.I(0))) ||
-    A.B(A.has(s, 'lun')),
-  (s: any, o: any): boolean =>
-    A.keys(s).every((v0) =>
-      A.B(
-        !A.B(
-          A.S(
-            A.S('.') + A.S(A.lower(A.S(A.B(A.S(v0).includes(A.S('/'))) ? A.idx(A.S(v0).split('/'), 0) : v0))),
-          ).endsWith(A.S('.cluster.io')),
-        ),
-      ),
-    ),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.S(s).startsWith(A.S('iqn'))) || A.B(A.S(s).startsWith(A.S('eui')))) || A.B(A.S(s).startsWith(A.S('naa'))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('iqn')))) ||
-    A.B(A.matches(A.S(s), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('eui')))) || A.B(A.matches(A.S(s), '^eui.[[:alnum:]]{16}$')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.S(s).startsWith(A.S('naa')))) || A.B(A.matches(A.S(s), '^naa.[[:alnum:]]{32}$')),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(
-      !A.B(
-        A.B(A.B(A.has(s, 'chapAuthDiscovery')) && A.B(A.sel(s, 'chapAuthDiscovery'))) ||
-          A.B(A.B(A.has(s, 'chapAuthSession')) && A.B(A.sel(s, 'chapAuthSession'))),
-      ),
-    ) || A.B(A.has(s, 'secretRef')),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    A.B(
-      A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('iqn')))) ||
-        A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('eui'))),
-    ) || A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('naa'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('iqn'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), 'iqn\\.\\d{4}-\\d{2}\\.([[:alnum:]-.]+)(:[^,;*&$|\\s]+)$')),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('eui'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), '^eui.[[:alnum:]]{16}$')),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'initiatorName'))) || A.B(!A.B(A.S(A.sel(s, 'initiatorName')).startsWith(A.S('naa'))))) ||
-    A.B(A.matches(A.S(A.sel(s, 'initiatorName')), '^naa.[[:alnum:]]{32}$')),
-  (s: any, o: any): boolean => A.B(A.I(s) >= A.I(0)) && A.B(A.I(s) <= A.I(255)),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'kind'))) || A.B(A.S(A.sel(s, 'kind')) !== A.S('Managed'))) ||
-    A.B(A.S(A.sel(s, 'diskURI')).startsWith(A.S('/subscriptions/'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'kind'))) || A.B(A.S(A.sel(s, 'kind')) === A.S('Managed'))) ||
-    A.B(A.S(A.sel(s, 'diskURI')).startsWith(A.S('https://'))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'secretRef'), 'namespace')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => !A.B(A.S(s).includes(A.S('/'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(A.has(s, 'datasetName')) && A.B(A.S(A.sel(s, 'datasetName')) !== A.S(''))) ||
-    A.B(A.B(A.has(s, 'datasetUUID')) && A.B(A.S(A.sel(s, 'datasetUUID')) !== A.S(''))),
-  (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'datasetName')) && A.B(A.S(A.sel(s, 'datasetName')) !== A.S(''))) &&
-          A.B(A.has(s, 'datasetUUID')),
-      ) && A.B(A.S(A.sel(s, 'datasetUUID')) !== A.S('')),
-    ),
-  (s: any, o: any): boolean => A.S(s) !== A.S(''),
+  (s: any, o: any): boolean => A.S(s) !== '',
   (s: any, o: any): boolean =>
     A.L(A.S(s).split(',')).every((v0) =>
-      A.B(A.matchesAscii(A.S(v0), '^(\\[[^\\]]*\\]|[^:\\[\\]]*):[^:\\[\\]]*$', /^(\[[^\]]*\]|[^:\[\]]*):[^:\[\]]*$/)),
+      A.matchesAscii(A.S(v0), '^(\\[[^\\]]*\\]|[^:\\[\\]]*):[^:\\[\\]]*$', /^(\[[^\]]*\]|[^:\[\]]*):[^:\[\]]*$/),
     ),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'tenant'))) || A.B(A.I(A.strSize(A.sel(s, 'tenant'))) < A.I(65)),
+  (s: any, o: any): boolean => !A.has(s, 'tenant') || A.strSize(A.sel(s, 'tenant')) < 65,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(A.B(A.has(A.sel(s, 'secretRef'), 'name')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== A.S(''))),
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'name') && A.S(A.sel(A.sel(s, 'secretRef'), 'name')) !== ''),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'secretRef'))) ||
-    A.B(
-      A.B(A.has(A.sel(s, 'secretRef'), 'namespace')) && A.B(A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== A.S('')),
+    !A.has(s, 'secretRef') ||
+    (A.has(A.sel(s, 'secretRef'), 'namespace') && A.S(A.sel(A.sel(s, 'secretRef'), 'namespace')) !== ''),
+  (s: any, o: any): boolean =>
+    A.has(s, 'hostPath') === A.has(o, 'hostPath') &&
+    (!A.has(s, 'hostPath') || A.eq(A.sel(s, 'hostPath'), A.sel(o, 'hostPath'))) &&
+    A.has(s, 'local') === A.has(o, 'local') &&
+    (!A.has(s, 'local') || A.eq(A.sel(s, 'local'), A.sel(o, 'local'))) &&
+    A.has(s, 'nfs') === A.has(o, 'nfs') &&
+    (!A.has(s, 'nfs') || A.eq(A.sel(s, 'nfs'), A.sel(o, 'nfs'))) &&
+    A.has(s, 'fc') === A.has(o, 'fc') &&
+    (!A.has(s, 'fc') || A.eq(A.sel(s, 'fc'), A.sel(o, 'fc'))) &&
+    A.has(s, 'flexVolume') === A.has(o, 'flexVolume') &&
+    (!A.has(s, 'flexVolume') || A.eq(A.sel(s, 'flexVolume'), A.sel(o, 'flexVolume'))) &&
+    A.has(s, 'iscsi') === A.has(o, 'iscsi') &&
+    (!A.has(s, 'iscsi') || A.eq(A.sel(s, 'iscsi'), A.sel(o, 'iscsi'))) &&
+    A.has(s, 'blockDiskService') === A.has(o, 'blockDiskService') &&
+    (!A.has(s, 'blockDiskService') || A.eq(A.sel(s, 'blockDiskService'), A.sel(o, 'blockDiskService'))) &&
+    A.has(s, 'dataDisk') === A.has(o, 'dataDisk') &&
+    (!A.has(s, 'dataDisk') || A.eq(A.sel(s, 'dataDisk'), A.sel(o, 'dataDisk'))) &&
+    A.has(s, 'fileShare') === A.has(o, 'fileShare') &&
+    (!A.has(s, 'fileShare') || A.eq(A.sel(s, 'fileShare'), A.sel(o, 'fileShare'))) &&
+    A.has(s, 'distributedFilesystem') === A.has(o, 'distributedFilesystem') &&
+    (!A.has(s, 'distributedFilesystem') ||
+      A.eq(A.sel(s, 'distributedFilesystem'), A.sel(o, 'distributedFilesystem'))) &&
+    A.has(s, 'volumeService') === A.has(o, 'volumeService') &&
+    (!A.has(s, 'volumeService') || A.eq(A.sel(s, 'volumeService'), A.sel(o, 'volumeService'))) &&
+    A.has(s, 'datasetVolume') === A.has(o, 'datasetVolume') &&
+    (!A.has(s, 'datasetVolume') || A.eq(A.sel(s, 'datasetVolume'), A.sel(o, 'datasetVolume'))) &&
+    A.has(s, 'scaleOutFilesystem') === A.has(o, 'scaleOutFilesystem') &&
+    (!A.has(s, 'scaleOutFilesystem') || A.eq(A.sel(s, 'scaleOutFilesystem'), A.sel(o, 'scaleOutFilesystem'))) &&
+    A.has(s, 'persistentDisk') === A.has(o, 'persistentDisk') &&
+    (!A.has(s, 'persistentDisk') || A.eq(A.sel(s, 'persistentDisk'), A.sel(o, 'persistentDisk'))) &&
+    A.has(s, 'volumeById') === A.has(o, 'volumeById') &&
+    (!A.has(s, 'volumeById') || A.eq(A.sel(s, 'volumeById'), A.sel(o, 'volumeById'))) &&
+    A.has(s, 'registryVolume') === A.has(o, 'registryVolume') &&
+    (!A.has(s, 'registryVolume') || A.eq(A.sel(s, 'registryVolume'), A.sel(o, 'registryVolume'))) &&
+    A.has(s, 'arrayVolume') === A.has(o, 'arrayVolume') &&
+    (!A.has(s, 'arrayVolume') || A.eq(A.sel(s, 'arrayVolume'), A.sel(o, 'arrayVolume'))) &&
+    A.has(s, 'namespacedVolume') === A.has(o, 'namespacedVolume') &&
+    (!A.has(s, 'namespacedVolume') || A.eq(A.sel(s, 'namespacedVolume'), A.sel(o, 'namespacedVolume'))) &&
+    A.has(s, 'virtualDisk') === A.has(o, 'virtualDisk') &&
+    (!A.has(s, 'virtualDisk') || A.eq(A.sel(s, 'virtualDisk'), A.sel(o, 'virtualDisk'))) &&
+    (A.has(s, 'csi') && A.has(o, 'csi') && !A.has(A.sel(o, 'csi'), 'controllerExpandSecretRef')
+      ? A.S(A.sel(A.sel(s, 'csi'), 'driver')) === A.S(A.sel(A.sel(o, 'csi'), 'driver')) &&
+        A.S(A.sel(A.sel(s, 'csi'), 'volumeHandle')) === A.S(A.sel(A.sel(o, 'csi'), 'volumeHandle')) &&
+        A.has(A.sel(s, 'csi'), 'readOnly') === A.has(A.sel(o, 'csi'), 'readOnly') &&
+        (!A.has(A.sel(s, 'csi'), 'readOnly') ||
+          A.B(A.sel(A.sel(s, 'csi'), 'readOnly')) === A.B(A.sel(A.sel(o, 'csi'), 'readOnly'))) &&
+        A.has(A.sel(s, 'csi'), 'fsType') === A.has(A.sel(o, 'csi'), 'fsType') &&
+        (!A.has(A.sel(s, 'csi'), 'fsType') ||
+          A.S(A.sel(A.sel(s, 'csi'), 'fsType')) === A.S(A.sel(A.sel(o, 'csi'), 'fsType'))) &&
+        A.has(A.sel(s, 'csi'), 'volumeAttributes') === A.has(A.sel(o, 'csi'), 'volumeAttributes') &&
+        (!A.has(A.sel(s, 'csi'), 'volumeAttributes') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'volumeAttributes'), A.sel(A.sel(o, 'csi'), 'volumeAttributes'))) &&
+        A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef') === A.has(A.sel(o, 'csi'), 'controllerPublishSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef') ||
+          A.eq(
+            A.sel(A.sel(s, 'csi'), 'controllerPublishSecretRef'),
+            A.sel(A.sel(o, 'csi'), 'controllerPublishSecretRef'),
+          )) &&
+        A.has(A.sel(s, 'csi'), 'nodeStageSecretRef') === A.has(A.sel(o, 'csi'), 'nodeStageSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodeStageSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodeStageSecretRef'), A.sel(A.sel(o, 'csi'), 'nodeStageSecretRef'))) &&
+        A.has(A.sel(s, 'csi'), 'nodePublishSecretRef') === A.has(A.sel(o, 'csi'), 'nodePublishSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodePublishSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodePublishSecretRef'), A.sel(A.sel(o, 'csi'), 'nodePublishSecretRef'))) &&
+        A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef') === A.has(A.sel(o, 'csi'), 'nodeExpandSecretRef') &&
+        (!A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef') ||
+          A.eq(A.sel(A.sel(s, 'csi'), 'nodeExpandSecretRef'), A.sel(A.sel(o, 'csi'), 'nodeExpandSecretRef')))
+      : A.has(s, 'csi') === A.has(o, 'csi') && (!A.has(s, 'csi') || A.eq(A.sel(s, 'csi'), A.sel(o, 'csi')))),
+  (s: any, o: any): boolean => !A.has(s, 'local') || A.has(s, 'nodeAffinity'),
+  (s: any, o: any): boolean => !A.has(s, 'volumeAttributesClassName') || A.has(s, 'csi'),
+  (s: any, o: any): boolean => !A.has(o, 'volumeAttributesClassName') || A.has(s, 'volumeAttributesClassName'),
+  (s: any, o: any): boolean =>
+    !(
+      A.has(s, 'hostPath') &&
+      A.matchesAscii(A.S(A.sel(A.sel(s, 'hostPath'), 'path')), '^/+$', /^\/+$/) &&
+      A.has(s, 'persistentVolumeReclaimPolicy') &&
+      A.S(A.sel(s, 'persistentVolumeReclaimPolicy')) === 'Recycle'
     ),
+  (s: any, o: any): boolean => A.has(s, 'persistentVolumeName') || A.has(s, 'inlineVolumeSpec'),
+  (s: any, o: any): boolean => !(A.has(s, 'persistentVolumeName') && A.has(s, 'inlineVolumeSpec')),
+  (s: any, o: any): boolean => !A.has(s, 'inlineVolumeSpec') || !A.has(A.sel(s, 'inlineVolumeSpec'), 'claimRef'),
   (s: any, o: any): boolean =>
-    A.B(
-      A.B(
-        A.B(
-          A.B(
-            A.B(
-              A.B(
-                A.B(
-                  A.B(
-                    A.B(
-                      A.B(
-                        A.B(
-                          A.B(
-                            A.B(
-                              A.B(
-                                A.B(
-                                  A.B(
-                                    A.B(
-                                      A.B(
-                                        A.B(
-                                          A.B(A.B(A.has(s, 'hostPath')) === A.B(A.has(o, 'hostPath'))) &&
-                                            A.B(
-                                              A.B(!A.B(A.has(s, 'hostPath'))) ||
-                                                A.B(A.eq(A.sel(s, 'hostPath'), A.sel(o, 'hostPath'))),
-                                            ),
-                                        ) &&
-                                          A.B(
-                                            A.B(A.B(A.has(s, 'local')) === A.B(A.has(o, 'local'))) &&
-                                              A.B(
-                                                A.B(!A.B(A.has(s, 'local'))) ||
-                                                  A.B(A.eq(A.sel(s, 'local'), A.sel(o, 'local'))),
-                                              ),
-                                          ),
-                                      ) &&
-                                        A.B(
-                                          A.B(A.B(A.has(s, 'nfs')) === A.B(A.has(o, 'nfs'))) &&
-                                            A.B(
-                                              A.B(!A.B(A.has(s, 'nfs'))) || A.B(A.eq(A.sel(s, 'nfs'), A.sel(o, 'nfs'))),
-                                            ),
-                                        ),
-                                    ) &&
-                                      A.B(
-                                        A.B(A.B(A.has(s, 'fc')) === A.B(A.has(o, 'fc'))) &&
-                                          A.B(A.B(!A.B(A.has(s, 'fc'))) || A.B(A.eq(A.sel(s, 'fc'), A.sel(o, 'fc')))),
-                                      ),
-                                  ) &&
-                                    A.B(
-                                      A.B(A.B(A.has(s, 'flexVolume')) === A.B(A.has(o, 'flexVolume'))) &&
-                                        A.B(
-                                          A.B(!A.B(A.has(s, 'flexVolume'))) ||
-                                            A.B(A.eq(A.sel(s, 'flexVolume'), A.sel(o, 'flexVolume'))),
-                                        ),
-                                    ),
-                                ) &&
-                                  A.B(
-                                    A.B(A.B(A.has(s, 'iscsi')) === A.B(A.has(o, 'iscsi'))) &&
-                                      A.B(
-                                        A.B(!A.B(A.has(s, 'iscsi'))) || A.B(A.eq(A.sel(s, 'iscsi'), A.sel(o, 'iscsi'))),
-                                      ),
-                                  ),
-                              ) &&
-                                A.B(
-                                  A.B(A.B(A.has(s, 'blockDiskService')) === A.B(A.has(o, 'blockDiskService'))) &&
-                                    A.B(
-                                      A.B(!A.B(A.has(s, 'blockDiskService'))) ||
-                                        A.B(A.eq(A.sel(s, 'blockDiskService'), A.sel(o, 'blockDiskService'))),
-                                    ),
-                                ),
-                            ) &&
-                              A.B(
-                                A.B(A.B(A.has(s, 'dataDisk')) === A.B(A.has(o, 'dataDisk'))) &&
-                                  A.B(
-                                    A.B(!A.B(A.has(s, 'dataDisk'))) ||
-                                      A.B(A.eq(A.sel(s, 'dataDisk'), A.sel(o, 'dataDisk'))),
-                                  ),
-                              ),
-                          ) &&
-                            A.B(
-                              A.B(A.B(A.has(s, 'fileShare')) === A.B(A.has(o, 'fileShare'))) &&
-                                A.B(
-                                  A.B(!A.B(A.has(s, 'fileShare'))) ||
-                                    A.B(A.eq(A.sel(s, 'fileShare'), A.sel(o, 'fileShare'))),
-                                ),
-                            ),
-                        ) &&
-                          A.B(
-                            A.B(A.B(A.has(s, 'distributedFilesystem')) === A.B(A.has(o, 'distributedFilesystem'))) &&
-                              A.B(
-                                A.B(!A.B(A.has(s, 'distributedFilesystem'))) ||
-                                  A.B(A.eq(A.sel(s, 'distributedFilesystem'), A.sel(o, 'distributedFilesystem'))),
-                              ),
-                          ),
-                      ) &&
-                        A.B(
-                          A.B(A.B(A.has(s, 'volumeService')) === A.B(A.has(o, 'volumeService'))) &&
-                            A.B(
-                              A.B(!A.B(A.has(s, 'volumeService'))) ||
-                                A.B(A.eq(A.sel(s, 'volumeService'), A.sel(o, 'volumeService'))),
-                            ),
-                        ),
-                    ) &&
-                      A.B(
-                        A.B(A.B(A.has(s, 'datasetVolume')) === A.B(A.has(o, 'datasetVolume'))) &&
-                          A.B(
-                            A.B(!A.B(A.has(s, 'datasetVolume'))) ||
-                              A.B(A.eq(A.sel(s, 'datasetVolume'), A.sel(o, 'datasetVolume'))),
-                          ),
-                      ),
-                  ) &&
-                    A.B(
-                      A.B(A.B(A.has(s, 'scaleOutFilesystem')) === A.B(A.has(o, 'scaleOutFilesystem'))) &&
-                        A.B(
-                          A.B(!A.B(A.has(s, 'scaleOutFilesystem'))) ||
-                            A.B(A.eq(A.sel(s, 'scaleOutFilesystem'), A.sel(o, 'scaleOutFilesystem'))),
-                        ),
-                    ),
-                ) &&
-                  A.B(
-                    A.B(A.B(A.has(s, 'persistentDisk')) === A.B(A.has(o, 'persistentDisk'))) &&
-                      A.B(
-                        A.B(!A.B(A.has(s, 'persistentDisk'))) ||
-                          A.B(A.eq(A.sel(s, 'persistentDisk'), A.sel(o, 'persistentDisk'))),
-                      ),
-                  ),
-              ) &&
-                A.B(
-                  A.B(A.B(A.has(s, 'volumeById')) === A.B(A.has(o, 'volumeById'))) &&
-                    A.B(A.B(!A.B(A.has(s, 'volumeById'))) || A.B(A.eq(A.sel(s, 'volumeById'), A.sel(o, 'volumeById')))),
-                ),
-            ) &&
-              A.B(
-                A.B(A.B(A.has(s, 'registryVolume')) === A.B(A.has(o, 'registryVolume'))) &&
-                  A.B(
-                    A.B(!A.B(A.has(s, 'registryVolume'))) ||
-                      A.B(A.eq(A.sel(s, 'registryVolume'), A.sel(o, 'registryVolume'))),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(A.B(A.has(s, 'arrayVolume')) === A.B(A.has(o, 'arrayVolume'))) &&
-                A.B(A.B(!A.B(A.has(s, 'arrayVolume'))) || A.B(A.eq(A.sel(s, 'arrayVolume'), A.sel(o, 'arrayVolume')))),
-            ),
-        ) &&
-          A.B(
-            A.B(A.B(A.has(s, 'namespacedVolume')) === A.B(A.has(o, 'namespacedVolume'))) &&
-              A.B(
-                A.B(!A.B(A.has(s, 'namespacedVolume'))) ||
-                  A.B(A.eq(A.sel(s, 'namespacedVolume'), A.sel(o, 'namespacedVolume'))),
-              ),
-          ),
-      ) &&
-        A.B(
-          A.B(A.B(A.has(s, 'virtualDisk')) === A.B(A.has(o, 'virtualDisk'))) &&
-            A.B(A.B(!A.B(A.has(s, 'virtualDisk'))) || A.B(A.eq(A.sel(s, 'virtualDisk'), A.sel(o, 'virtualDisk')))),
-        ),
-    ) &&
-    A.B(
-      A.B(
-        A.B(A.B(A.has(s, 'csi')) && A.B(A.has(o, 'csi'))) &&
-          A.B(!A.B(A.has(A.sel(o, 'csi'), 'controllerExpandSecretRef'))),
-      )
-        ? A.B(
-            A.B(
-              A.B(
-                A.B(
-                  A.B(
-                    A.B(
-                      A.B(
-                        A.B(A.S(A.sel(A.sel(s, 'csi'), 'driver')) === A.S(A.sel(A.sel(o, 'csi'), 'driver'))) &&
-                          A.B(
-                            A.S(A.sel(A.sel(s, 'csi'), 'volumeHandle')) === A.S(A.sel(A.sel(o, 'csi'), 'volumeHandle')),
-                          ),
-                      ) &&
-                        A.B(
-                          A.B(A.B(A.has(A.sel(s, 'csi'), 'readOnly')) === A.B(A.has(A.sel(o, 'csi'), 'readOnly'))) &&
-                            A.B(
-                              A.B(!A.B(A.has(A.sel(s, 'csi'), 'readOnly'))) ||
-                                A.B(
-                                  A.B(A.sel(A.sel(s, 'csi'), 'readOnly')) === A.B(A.sel(A.sel(o, 'csi'), 'readOnly')),
-                                ),
-                            ),
-                        ),
-                    ) &&
-                      A.B(
-                        A.B(A.B(A.has(A.sel(s, 'csi'), 'fsType')) === A.B(A.has(A.sel(o, 'csi'), 'fsType'))) &&
-                          A.B(
-                            A.B(!A.B(A.has(A.sel(s, 'csi'), 'fsType'))) ||
-                              A.B(A.S(A.sel(A.sel(s, 'csi'), 'fsType')) === A.S(A.sel(A.sel(o, 'csi'), 'fsType'))),
-                          ),
-                      ),
-                  ) &&
-                    A.B(
-                      A.B(
-                        A.B(A.has(A.sel(s, 'csi'), 'volumeAttributes')) ===
-                          A.B(A.has(A.sel(o, 'csi'), 'volumeAttributes')),
-                      ) &&
-                        A.B(
-                          A.B(!A.B(A.has(A.sel(s, 'csi'), 'volumeAttributes'))) ||
-                            A.B(
-                              A.eq(
-                                A.sel(A.sel(s, 'csi'), 'volumeAttributes'),
-                                A.sel(A.sel(o, 'csi'), 'volumeAttributes'),
-                              ),
-                            ),
-                        ),
-                    ),
-                ) &&
-                  A.B(
-                    A.B(
-                      A.B(A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef')) ===
-                        A.B(A.has(A.sel(o, 'csi'), 'controllerPublishSecretRef')),
-                    ) &&
-                      A.B(
-                        A.B(!A.B(A.has(A.sel(s, 'csi'), 'controllerPublishSecretRef'))) ||
-                          A.B(
-                            A.eq(
-                              A.sel(A.sel(s, 'csi'), 'controllerPublishSecretRef'),
-                              A.sel(A.sel(o, 'csi'), 'controllerPublishSecretRef'),
-                            ),
-                          ),
-                      ),
-                  ),
-              ) &&
-                A.B(
-                  A.B(
-                    A.B(A.has(A.sel(s, 'csi'), 'nodeStageSecretRef')) ===
-                      A.B(A.has(A.sel(o, 'csi'), 'nodeStageSecretRef')),
-                  ) &&
-                    A.B(
-                      A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodeStageSecretRef'))) ||
-                        A.B(
-                          A.eq(
-                            A.sel(A.sel(s, 'csi'), 'nodeStageSecretRef'),
-                            A.sel(A.sel(o, 'csi'), 'nodeStageSecretRef'),
-                          ),
-                        ),
-                    ),
-                ),
-            ) &&
-              A.B(
-                A.B(
-                  A.B(A.has(A.sel(s, 'csi'), 'nodePublishSecretRef')) ===
-                    A.B(A.has(A.sel(o, 'csi'), 'nodePublishSecretRef')),
-                ) &&
-                  A.B(
-                    A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodePublishSecretRef'))) ||
-                      A.B(
-                        A.eq(
-                          A.sel(A.sel(s, 'csi'), 'nodePublishSecretRef'),
-                          A.sel(A.sel(o, 'csi'), 'nodePublishSecretRef'),
-                        ),
-                      ),
-                  ),
-              ),
-          ) &&
-            A.B(
-              A.B(
-                A.B(A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef')) ===
-                  A.B(A.has(A.sel(o, 'csi'), 'nodeExpandSecretRef')),
-              ) &&
-                A.B(
-                  A.B(!A.B(A.has(A.sel(s, 'csi'), 'nodeExpandSecretRef'))) ||
-                    A.B(
-                      A.eq(
-                        A.sel(A.sel(s, 'csi'), 'nodeExpandSecretRef'),
-                        A.sel(A.sel(o, 'csi'), 'nodeExpandSecretRef'),
-                      ),
-                    ),
-                ),
-            )
-        : A.B(A.B(A.has(s, 'csi')) === A.B(A.has(o, 'csi'))) &&
-            A.B(A.B(!A.B(A.has(s, 'csi'))) || A.B(A.eq(A.sel(s, 'csi'), A.sel(o, 'csi')))),
-    ),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'local'))) || A.B(A.has(s, 'nodeAffinity')),
-  (s: any, o: any): boolean => A.B(!A.B(A.has(s, 'volumeAttributesClassName'))) || A.B(A.has(s, 'csi')),
+    !A.has(s, 'inlineVolumeSpec') ||
+    !A.has(A.sel(s, 'inlineVolumeSpec'), 'capacity') ||
+    A.mapSize(A.sel(A.sel(s, 'inlineVolumeSpec'), 'capacity')) === 0,
+  (s: any, o: any): boolean => !A.has(s, 'inlineVolumeSpec') || A.has(A.sel(s, 'inlineVolumeSpec'), 'csi'),
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(o, 'volumeAttributesClassName'))) || A.B(A.has(s, 'volumeAttributesClassName')),
+    !A.has(s, 'inlineVolumeSpec') ||
+    !A.has(A.sel(s, 'inlineVolumeSpec'), 'persistentVolumeReclaimPolicy') ||
+    ['', 'Retain'].includes(A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'persistentVolumeReclaimPolicy'))),
+  (s: any, o: any): boolean => !A.has(s, 'inlineVolumeSpec') || !A.has(A.sel(s, 'inlineVolumeSpec'), 'nodeAffinity'),
   (s: any, o: any): boolean =>
-    !A.B(
-      A.B(
-        A.B(
-          A.B(A.has(s, 'hostPath')) && A.B(A.matchesAscii(A.S(A.sel(A.sel(s, 'hostPath'), 'path')), '^/+$', /^\/+$/)),
-        ) && A.B(A.has(s, 'persistentVolumeReclaimPolicy')),
-      ) && A.B(A.S(A.sel(s, 'persistentVolumeReclaimPolicy')) === A.S('Recycle')),
-    ),
-  (s: any, o: any): boolean => A.B(A.has(s, 'persistentVolumeName')) || A.B(A.has(s, 'inlineVolumeSpec')),
-  (s: any, o: any): boolean => !A.B(A.B(A.has(s, 'persistentVolumeName')) && A.B(A.has(s, 'inlineVolumeSpec'))),
+    !A.has(s, 'inlineVolumeSpec') ||
+    !A.has(A.sel(s, 'inlineVolumeSpec'), 'storageClassName') ||
+    A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'storageClassName')) === '',
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'claimRef'))),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'capacity')))) ||
-    A.B(A.I(A.mapSize(A.sel(A.sel(s, 'inlineVolumeSpec'), 'capacity'))) === A.I(0)),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'csi')),
-  (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) ||
-        A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'persistentVolumeReclaimPolicy'))),
-    ) || A.B(['', 'Retain'].includes(A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'persistentVolumeReclaimPolicy')))),
-  (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'nodeAffinity'))),
-  (s: any, o: any): boolean =>
-    A.B(
-      A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'storageClassName'))),
-    ) || A.B(A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'storageClassName')) === A.S('')),
-  (s: any, o: any): boolean =>
-    A.B(A.B(!A.B(A.has(s, 'inlineVolumeSpec'))) || A.B(!A.B(A.has(A.sel(s, 'inlineVolumeSpec'), 'volumeMode')))) ||
-    A.B(A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'volumeMode')) === A.S('Filesystem')),
+    !A.has(s, 'inlineVolumeSpec') ||
+    !A.has(A.sel(s, 'inlineVolumeSpec'), 'volumeMode') ||
+    A.S(A.sel(A.sel(s, 'inlineVolumeSpec'), 'volumeMode')) === 'Filesystem',
 ];
 
 /** The VolumeAttachment validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -3269,6 +2633,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -205,7 +205,18 @@ export const data = JSON.parse(String.raw`{
     },
     "metadata": {
      "$ref": "#/components/schemas/ObjectMeta",
-     "description": "Standard object metadata."
+     "description": "Standard object metadata.",
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
     },
     "driverName": {
      "type": "string",
@@ -269,6 +280,35 @@ export const data = JSON.parse(String.raw`{
   }
  },
  "closures": [
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "standardFinalizers",
+    "names": [
+     "cluster",
+     "orphan",
+     "foregroundDeletion"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/VolumeAttributesClass/properties/metadata",
+    "ref": "ObjectMeta",
+    "local": {
+     "x-cluster-rules": [
+      {
+       "rule": "standardFinalizers",
+       "names": [
+        "cluster",
+        "orphan",
+        "foregroundDeletion"
+       ],
+       "source": "upstream"
+      }
+     ]
+    }
+   }
+  },
   {
    "t": "rule",
    "spec": {
@@ -376,66 +416,75 @@ export const data = JSON.parse(String.raw`{
   {},
   {},
   {
+   "t": 7,
+   "o": 1
+  },
+  {},
+  {
+   "a": 8,
+   "o": 1
+  },
+  {
    "p": [
     [
      "annotations",
-     7
-    ],
-    [
-     "creationTimestamp",
-     8
-    ],
-    [
-     "deletionGracePeriodSeconds",
      9
     ],
     [
-     "deletionTimestamp",
-     8
-    ],
-    [
-     "finalizers",
+     "creationTimestamp",
      10
     ],
     [
-     "generateName",
+     "deletionGracePeriodSeconds",
      11
     ],
     [
-     "generation",
+     "deletionTimestamp",
+     10
+    ],
+    [
+     "finalizers",
      12
     ],
     [
-     "labels",
+     "generateName",
      13
     ],
     [
-     "managedFields",
+     "generation",
      14
     ],
     [
-     "name",
+     "labels",
      15
     ],
     [
-     "namespace",
+     "managedFields",
      16
     ],
     [
-     "ownerReferences",
+     "name",
      17
     ],
     [
-     "resourceVersion",
+     "namespace",
      18
     ],
     [
-     "selfLink",
+     "ownerReferences",
      19
     ],
     [
-     "uid",
+     "resourceVersion",
      20
+    ],
+    [
+     "selfLink",
+     21
+    ],
+    [
+     "uid",
+     22
     ]
    ],
    "def": 1,
@@ -443,11 +492,7 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "a": 21,
-   "o": 1
-  },
-  {
-   "a": 22,
+   "a": 23,
    "o": 1
   },
   {
@@ -455,23 +500,22 @@ export const data = JSON.parse(String.raw`{
   },
   {},
   {
-   "i": 23
+   "i": 24
   },
   {},
   {},
   {
-   "a": 24,
+   "a": 25,
    "o": 1
   },
-  {
-   "i": 25
-  },
-  {},
-  {},
   {
    "i": 26
   },
   {},
+  {},
+  {
+   "i": 27
+  },
   {},
   {},
   {},
@@ -482,31 +526,31 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     27
-    ],
-    [
-     "fieldsType",
      28
     ],
     [
-     "fieldsV1",
+     "fieldsType",
      29
     ],
     [
-     "manager",
+     "fieldsV1",
      30
     ],
     [
-     "operation",
+     "manager",
      31
     ],
     [
-     "subresource",
+     "operation",
      32
     ],
     [
+     "subresource",
+     33
+    ],
+    [
      "time",
-     8
+     10
     ]
    ],
    "def": 1,
@@ -516,27 +560,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     33
-    ],
-    [
-     "blockOwnerDeletion",
      34
     ],
     [
-     "controller",
+     "blockOwnerDeletion",
      35
     ],
     [
-     "kind",
+     "controller",
      36
     ],
     [
-     "name",
+     "kind",
      37
     ],
     [
-     "uid",
+     "name",
      38
+    ],
+    [
+     "uid",
+     39
     ]
    ],
    "def": 1,

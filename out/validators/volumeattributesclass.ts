@@ -10,6 +10,7 @@ import type { RootFn } from '../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../runtime/schema/cel-aot-runtime.ts
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './volumeattributesclass.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'VolumeAttributesClass',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a VolumeAttributesClass: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a VolumeAttributesClass: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -39,19 +41,10 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
   const r4 = R[4];
   const r5 = R[5];
   const r6 = R[6];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const ok59 = H.fastSyntax['qualifiedName']!;
-  function f38(x: any, o: any, c: ValidationContext, d: number): void {
+  const r7 = R[7];
+  const s3 = S['ObjectMeta']!;
+  const ok8 = H.fastSyntax['qualifiedName']!;
+  function f40(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -62,45 +55,47 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
               const y2: any = x[k1];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'apiVersion'), y2, 'string');
             } else if (k1 === 'driverName') {
-              const y57: any = x[k1];
-              const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y6: any = x[k1];
+              const ov7: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'driverName';
               c.kinds[d] = 0;
-              if (!(typeof y57 === 'string')) H.typeErr(c, c.pathAt(d + 1), y57, 'string');
+              if (!(typeof y6 === 'string')) H.typeErr(c, c.pathAt(d + 1), y6, 'string');
               else {
-                if (typeof y57 !== 'string' || !ok59(y57)) {
+                if (typeof y6 !== 'string' || !ok8(y6)) {
                   c.len = d + 1;
-                  r0(y57, ov58, c);
+                  r1(y6, ov7, c);
                 }
                 if (c.update) {
                   c.len = d + 1;
-                  r1(y57, ov58, c);
+                  r2(y6, ov7, c);
                 }
               }
             } else if (k1 === 'parameters') {
-              const y60: any = x[k1];
-              const ov61: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y9: any = x[k1];
+              const ov10: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'parameters';
               c.kinds[d] = 0;
-              if (!(typeof y60 === 'object' && y60 !== null && !Array.isArray(y60)))
-                H.typeErr(c, c.pathAt(d + 1), y60, 'object');
+              if (!(typeof y9 === 'object' && y9 !== null && !Array.isArray(y9)))
+                H.typeErr(c, c.pathAt(d + 1), y9, 'object');
               else {
-                let n62 = 0;
-                for (const k63 in y60) {
-                  n62++;
-                  const y64: any = y60[k63];
-                  if (!(typeof y64 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k63), y64, 'string');
+                let n11 = 0;
+                for (const k12 in y9) {
+                  n11++;
+                  const y13: any = y9[k12];
+                  if (!(typeof y13 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k12), y13, 'string');
                 }
-                if (n62 > 512) H.tooMany(c, c.pathAt(d + 1), n62, 512);
+                if (n11 > 512) H.tooMany(c, c.pathAt(d + 1), n11, 512);
+                if (!H.surelyNonEmpty(y9)) {
+                  c.len = d + 1;
+                  r3(y9, ov10, c);
+                }
                 c.len = d + 1;
-                r2(y60, ov61, c);
+                r4(y9, ov10, c);
                 c.len = d + 1;
-                r3(y60, ov61, c);
-                c.len = d + 1;
-                r4(y60, ov61, c);
+                r5(y9, ov10, c);
                 if (c.update) {
                   c.len = d + 1;
-                  r5(y60, ov61, c);
+                  r6(y9, ov10, c);
                 }
               }
             }
@@ -114,405 +109,13 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           case 8:
             if (k1 === 'metadata') {
               const y4: any = x[k1];
-              if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-              else {
-                for (const k5 in y4) {
-                  switch (k5.length) {
-                    case 11:
-                      if (k5 === 'annotations') {
-                        const y6: any = y4[k5];
-                        if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                        else {
-                          for (const k7 in y6) {
-                            const y8: any = y6[k7];
-                            if (!(typeof y8 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 17:
-                      if (k5 === 'creationTimestamp') {
-                        const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                        else {
-                          if (!sf10(y9))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                        }
-                      } else if (k5 === 'deletionTimestamp') {
-                        const y15: any = y4[k5];
-                        if (!(typeof y15 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                        else {
-                          if (!sf16(y15))
-                            H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                        }
-                      }
-                      break;
-                    case 26:
-                      if (k5 === 'deletionGracePeriodSeconds') {
-                        const y12: any = y4[k5];
-                        if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                          H.typeErr(
-                            c,
-                            H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'),
-                            y12,
-                            'integer',
-                          );
-                        else {
-                          if (!nf13(y12))
-                            H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                        }
-                      }
-                      break;
-                    case 10:
-                      if (k5 === 'finalizers') {
-                        const y18: any = y4[k5];
-                        if (!Array.isArray(y18))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                        else {
-                          for (let i19 = 0; i19 < y18.length; i19++) {
-                            const y20: any = y18[i19];
-                            if (!(typeof y20 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                          }
-                          if (y18.length > 1 && H.setHasDup(y18))
-                            H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                        }
-                      } else if (k5 === 'generation') {
-                        const y22: any = y4[k5];
-                        if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                        else {
-                          if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                        }
-                      }
-                      break;
-                    case 12:
-                      if (k5 === 'generateName') {
-                        const y21: any = y4[k5];
-                        if (!(typeof y21 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                      }
-                      break;
-                    case 6:
-                      if (k5 === 'labels') {
-                        const y25: any = y4[k5];
-                        if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                        else {
-                          for (const k26 in y25) {
-                            const y27: any = y25[k26];
-                            if (!(typeof y27 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                          }
-                        }
-                      }
-                      break;
-                    case 13:
-                      if (k5 === 'managedFields') {
-                        const y28: any = y4[k5];
-                        if (!Array.isArray(y28))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                        else {
-                          for (let i29 = 0; i29 < y28.length; i29++) {
-                            const y30: any = y28[i29];
-                            if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                y30,
-                                'object',
-                              );
-                            else {
-                              for (const k31 in y30) {
-                                switch (k31.length) {
-                                  case 10:
-                                    if (k31 === 'apiVersion') {
-                                      const y32: any = y30[k31];
-                                      if (!(typeof y32 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'apiVersion',
-                                          ),
-                                          y32,
-                                          'string',
-                                        );
-                                    } else if (k31 === 'fieldsType') {
-                                      const y33: any = y30[k31];
-                                      if (!(typeof y33 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsType',
-                                          ),
-                                          y33,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 8:
-                                    if (k31 === 'fieldsV1') {
-                                      const y34: any = y30[k31];
-                                      if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'fieldsV1',
-                                          ),
-                                          y34,
-                                          'object',
-                                        );
-                                    }
-                                    break;
-                                  case 7:
-                                    if (k31 === 'manager') {
-                                      const y35: any = y30[k31];
-                                      if (!(typeof y35 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'manager',
-                                          ),
-                                          y35,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 9:
-                                    if (k31 === 'operation') {
-                                      const y36: any = y30[k31];
-                                      if (!(typeof y36 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'operation',
-                                          ),
-                                          y36,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 11:
-                                    if (k31 === 'subresource') {
-                                      const y37: any = y30[k31];
-                                      if (!(typeof y37 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                            'subresource',
-                                          ),
-                                          y37,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k31 === 'time') {
-                                      const y38: any = y30[k31];
-                                      if (!(typeof y38 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          'string',
-                                        );
-                                      else {
-                                        if (!sf39(y38))
-                                          H.strFormat(
-                                            c,
-                                            H.pj(
-                                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                              'time',
-                                            ),
-                                            y38,
-                                            k40,
-                                          );
-                                      }
-                                    }
-                                    break;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      break;
-                    case 4:
-                      if (k5 === 'name') {
-                        const y41: any = y4[k5];
-                        if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                      }
-                      break;
-                    case 9:
-                      if (k5 === 'namespace') {
-                        const y42: any = y4[k5];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                      }
-                      break;
-                    case 15:
-                      if (k5 === 'ownerReferences') {
-                        const y43: any = y4[k5];
-                        if (!Array.isArray(y43))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                        else {
-                          for (let i44 = 0; i44 < y43.length; i44++) {
-                            const y45: any = y43[i44];
-                            if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                              H.typeErr(
-                                c,
-                                H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                y45,
-                                'object',
-                              );
-                            else {
-                              for (const k46 in y45) {
-                                switch (k46.length) {
-                                  case 10:
-                                    if (k46 === 'apiVersion') {
-                                      const y47: any = y45[k46];
-                                      if (!(typeof y47 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'apiVersion',
-                                          ),
-                                          y47,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'controller') {
-                                      const y49: any = y45[k46];
-                                      if (!(typeof y49 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'controller',
-                                          ),
-                                          y49,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 18:
-                                    if (k46 === 'blockOwnerDeletion') {
-                                      const y48: any = y45[k46];
-                                      if (!(typeof y48 === 'boolean'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'blockOwnerDeletion',
-                                          ),
-                                          y48,
-                                          'boolean',
-                                        );
-                                    }
-                                    break;
-                                  case 4:
-                                    if (k46 === 'kind') {
-                                      const y50: any = y45[k46];
-                                      if (!(typeof y50 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'kind',
-                                          ),
-                                          y50,
-                                          'string',
-                                        );
-                                    } else if (k46 === 'name') {
-                                      const y51: any = y45[k46];
-                                      if (!(typeof y51 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'name',
-                                          ),
-                                          y51,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                  case 3:
-                                    if (k46 === 'uid') {
-                                      const y52: any = y45[k46];
-                                      if (!(typeof y52 === 'string'))
-                                        H.typeErr(
-                                          c,
-                                          H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                            'uid',
-                                          ),
-                                          y52,
-                                          'string',
-                                        );
-                                    }
-                                    break;
-                                }
-                              }
-                              if (!hop.call(y45, 'apiVersion'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                                );
-                              if (!hop.call(y45, 'kind'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                );
-                              if (!hop.call(y45, 'name'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                );
-                              if (!hop.call(y45, 'uid'))
-                                H.required(
-                                  c,
-                                  H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                );
-                            }
-                          }
-                          if (y43.length > 1 && H.mapHasDup(y43, k53))
-                            H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                        }
-                      } else if (k5 === 'resourceVersion') {
-                        const y54: any = y4[k5];
-                        if (!(typeof y54 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                      }
-                      break;
-                    case 8:
-                      if (k5 === 'selfLink') {
-                        const y55: any = y4[k5];
-                        if (!(typeof y55 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                      }
-                      break;
-                    case 3:
-                      if (k5 === 'uid') {
-                        const y56: any = y4[k5];
-                        if (!(typeof y56 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                      }
-                      break;
-                  }
-                }
+              const ov5: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              c.segs[d] = 'metadata';
+              c.kinds[d] = 0;
+              s3(y4, undefined, c, d + 1);
+              if (!H.noFinalizers(y4)) {
+                c.len = d + 1;
+                r0(y4, ov5, c);
               }
             }
             break;
@@ -522,28 +125,28 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       if (!hop.call(x, 'driverName')) {
         c.segs[d] = 'driverName';
         c.kinds[d] = 0;
-        const ov65: any = o !== undefined && H.isObject(o) && hop.call(o, 'driverName') ? o['driverName'] : undefined;
+        const ov14: any = o !== undefined && H.isObject(o) && hop.call(o, 'driverName') ? o['driverName'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r1(undefined, ov65, c);
+          r2(undefined, ov14, c);
         }
       }
       if (!hop.call(x, 'parameters')) {
         c.segs[d] = 'parameters';
         c.kinds[d] = 0;
-        const ov66: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
+        const ov15: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
         c.len = d + 1;
-        r2(undefined, ov66, c);
+        r3(undefined, ov15, c);
         if (c.update) {
           c.len = d + 1;
-          r5(undefined, ov66, c);
+          r6(undefined, ov15, c);
         }
       }
     }
     c.len = d;
-    r6(x, o, c);
+    r7(x, o, c);
   }
-  return f38;
+  return f40;
 }
 
 /**
@@ -564,6 +167,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -5,6 +5,7 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { childNodes, type InternalNode } from './ast.ts';
 import { getBaseEnv, type MacroChecker, type MacroContext, type MacroEvaluator, type MacroNode, type MacroType } from './registrar.ts';
+import { messageDef } from './messages.ts';
 import { celError, Optional } from './values.ts';
 
 /** The has() macro state as the engine builds it at parse time (we replace its two hooks). */
@@ -31,8 +32,13 @@ function patchHas(n: InternalNode): void {
   m.typeCheck = (chk, macro, ctx) => {
     const arg = macro.args[0];
     if (arg.op !== '.') throw chk.createError('invalid_macro_argument', 'has() invalid argument', arg as unknown as MacroNode);
-    // only the operand is checked: like the engine's own has(), a field the type does not declare is simply absent
-    chk.check((arg.args as [InternalNode, string])[0] as unknown as MacroNode, ctx);
+    const [operand, field] = arg.args as [InternalNode, string];
+    const t = chk.check(operand as unknown as MacroNode, ctx);
+    // as cel-go's checker: a field a message type does not declare is a compile error ("undefined field").
+    // Schema object types stay lenient (an undeclared field is simply absent): cel-go rejects those too,
+    // but built-in rules in spec/ rely on it (has(self.metadata.namespace) on a labels/annotations-only metadata)
+    const def = messageDef(t.name);
+    if (def && !def.fields.some((f) => f.name === field)) throw chk.createError('no_such_field', `undefined field '${field}'`, arg as unknown as MacroNode);
     return chk.getType('bool');
   };
   m.evaluate = (ev, macro, ctx) => {

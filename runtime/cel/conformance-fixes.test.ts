@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../schema/types.ts';
 import { CelEnvironment, Optional } from './engine.ts';
+import { rewriteMessageSyntax } from './message-syntax.ts';
+import type { ProtoTypes } from './messages.ts';
 import { rewriteOptionalEntries } from './optional-syntax.ts';
 import { createCelRuleEngine } from './rules.ts';
 import { parseTimestamp } from './schema-types.ts';
@@ -85,6 +87,17 @@ const cases: [string, unknown][] = [
   [`'%s'.format([[double('NaN'), double('Infinity'), -1e21]]) == '["NaN", "+Inf", -1000000000000000000000.000000]'`, true],
   ["'%s'.format([2.5]) == '2.5'", true],
   ['int(9223372036854775807u) == 9223372036854775807', true],
+  // raw bytes literals, uint list indexes
+  ["br'\\d' == b'\\\\d'", true],
+  ["size(rb'''a\\n''')", 3n],
+  ['[7, 8][dyn(1u)]', 8n],
+  ["optional.of(dyn({'x': 1})).x.value()", 1n],
+  // well-known type literals (cel-go knows them in every environment)
+  ['google.protobuf.Int32Value{value: 7} == 7', true],
+  ['google.protobuf.BoolValue{} != null', true],
+  ["google.protobuf.Struct{fields: {'a': 1}}.a", 1],
+  ['google.protobuf.Value{} == null', true],
+  ["google.protobuf.Duration{seconds: 90} == duration('90s')", true],
 ];
 
 const errors: [string, RegExp][] = [
@@ -98,6 +111,59 @@ const errors: [string, RegExp][] = [
   ["duration('1ns') + timestamp('9999-12-31T23:59:59.999999999Z')", /out of range/],
   ["timestamp('2024-01-01T00:00:00.000001')", /RFC 3339/],
   ["timestamp('2024-02-30T00:00:00Z')", /RFC 3339/],
+  ['google.protobuf.Int32Value{value: 2147483648}', /range/],
+  ['optional.of(dyn(1)).x.hasValue()', /no such key/],
+  ["{'k': dyn(null)}.?k.x.hasValue()", /no such key/],
+  ["google.protobuf.Struct{fields: {1: 'a'}}", /keys must be strings/],
+];
+
+// Message types an environment declares (the conformance run declares the cel-spec test protos).
+const protoTypes: ProtoTypes = {
+  messages: [
+    {
+      name: 'test.v1.Point',
+      fields: [
+        { name: 'x', type: { kind: 'scalar', scalar: 'int64' }, explicitPresence: false },
+        { name: 'small', type: { kind: 'scalar', scalar: 'int32' }, explicitPresence: false },
+        { name: 'label', type: { kind: 'scalar', scalar: 'string' }, explicitPresence: true, defaultValue: 'none' },
+        { name: 'tags', type: { kind: 'scalar', scalar: 'string' }, explicitPresence: false, repeated: true },
+        { name: 'next', type: { kind: 'message', typeName: 'test.v1.Point' }, explicitPresence: true },
+        { name: 'weight', type: { kind: 'message', typeName: 'google.protobuf.DoubleValue' }, explicitPresence: true },
+        { name: 'color', type: { kind: 'enum', enumName: 'test.v1.Color' }, explicitPresence: false },
+      ],
+    },
+  ],
+  enums: [{ name: 'test.v1.Color', values: { RED: 0, BLUE: 1 } }],
+};
+const messageEnv = new CelEnvironment({ variables: {}, protoTypes, container: 'test.v1' });
+const messageCases: [string, unknown][] = [
+  ['Point{x: 1}.x == 1', true],
+  ['Point{}.x == 0 && Point{}.label == "none" && Point{}.tags == [] && Point{}.weight == null', true],
+  ['has(Point{x: 0}.x) || has(Point{}.next) || has(Point{tags: []}.tags)', false],
+  ["has(Point{label: ''}.label) && has(Point{next: Point{}}.next)", true],
+  ['Point{x: 1, tags: ["a"]} == test.v1.Point{tags: ["a"], x: 1}', true],
+  ['Point{x: 0} == .test.v1.Point{}', true],
+  ['Point{next: Point{x: 2}}.next.next.x', 0n],
+  ['Point{color: Color.BLUE}.color == 1 && Color.RED == 0', true],
+  ['Point{}.?x.hasValue() || Point{x: 3}.?next.hasValue()', false],
+  ['Point{?x: optional.of(4)}.x + Point{?x: optional.none()}.x', 4n],
+  ['Point{weight: 0.5}.weight', 0.5],
+];
+const messageErrors: [string, RegExp][] = [
+  ['Point{small: 2147483648}', /range/],
+  ['Point{x: null}', /unsupported field type/],
+];
+
+// Extensions cel-go has and Kubernetes does not enable: only environments that name them get them.
+const extEnv = new CelEnvironment({ variables: {}, extensions: ['math', 'encoders', 'block'] });
+const extensionCases: [string, unknown][] = [
+  ['math.greatest(1, 2u, 3.5)', 3.5],
+  ['math.least([3, -2, 7])', -2n],
+  ['math.bitShiftRight(-1024, 3)', 2305843009213693824n],
+  ['math.round(-1.5) == -2.0 && math.trunc(-1.5) == -1.0', true],
+  ["base64.decode('aGVsbG8') == b'hello' && base64.encode(b'hi') == 'aGk='", true],
+  ['cel.block([1, cel.index(0) + 1, [cel.index(1)]], cel.index(2)[0] * cel.index(1))', 4n],
+  ['cel.block([[1, 2]], cel.index(0).map(cel.iterVar(0, 0), cel.iterVar(0, 0) * 10))', [10n, 20n]],
 ];
 
 // Validation rules over `date-time` fields whose values differ below the millisecond.
@@ -152,6 +218,32 @@ describe('conformance fixes in the wrapper layer', () => {
   it.each(errors)('%s fails at run time', (expr, msg) => {
     expect(() => env.compile(expr).evaluate(vars)).toThrow(msg);
   });
+  it.each(messageCases)('declared messages: %s', (expr, want) => {
+    expect(messageEnv.compile(expr).evaluate({})).toEqual(want);
+  });
+  it.each(messageErrors)('declared messages: %s fails at run time', (expr, msg) => {
+    expect(() => messageEnv.compile(expr).evaluate({})).toThrow(msg);
+  });
+  it('rejects has() and literals of fields a message does not declare', () => {
+    expect(() => messageEnv.compile('has(Point{}.nope)')).toThrow(/undefined field 'nope'/);
+    expect(() => messageEnv.compile('Point{nope: 1}')).toThrow(/undefined field 'nope'/);
+  });
+  it.each(extensionCases)('opt-in extensions: %s', (expr, want) => {
+    expect(extEnv.compile(expr).evaluate({})).toEqual(want);
+  });
+  it('keeps the opt-in extensions out of environments that do not name them', () => {
+    expect(() => env.compile('math.greatest(1, 2)')).toThrow(/Unknown variable: math/);
+    expect(() => env.compile("base64.encode(b'a')")).toThrow(/Unknown variable: base64/);
+    expect(() => env.compile('cel.block([1], cel.index(0))')).toThrow(/no matching overload/);
+  });
+  it.each([
+    ['google.protobuf.Int64Value{value: 1}', "_message_literal('google.protobuf.Int64Value', 'value', 1)"],
+    ["google.protobuf.Struct{fields: {'a': google.protobuf.Value{}}}", "_message_literal('google.protobuf.Struct', 'fields', {'a': _message_literal('google.protobuf.Value')})"],
+    ["x in {'a': 1}", "x in {'a': 1}"],
+    ['a.b{c: 1}', 'a.b{c: 1}'],
+  ])('rewrites the message literal %s', (src, want) => {
+    expect(rewriteMessageSyntax(src)).toBe(want);
+  });
   it.each([
     ['self.a ? [1] : [2]', 'self.a ? [1] : [2]'],
     ['m[?k]', 'm[?k]'],
@@ -159,6 +251,7 @@ describe('conformance fixes in the wrapper layer', () => {
     ["{?'k': v}", "_optional_map_entry({}, 'k', v)"],
     ['x > .5', 'x > 0.5'],
     ["'?[{' + s", "'?[{' + s"],
+    ["br'\\d' + rb\"x\"", "b'\\\\d' + b\"x\""],
   ])('rewrites %s', (src, want) => {
     expect(rewriteOptionalEntries(src)).toBe(want);
   });

@@ -30,6 +30,7 @@ export { CelCostLimitError, chargeCost, traversalCost } from './runtime-cost.ts'
 export { celEquals, listConcat } from './equality.ts';
 export {
   identName,
+  installExtension,
   installLibraries,
   nodeSource,
   NOT_LITERAL,
@@ -45,6 +46,7 @@ export {
   type MacroType,
 } from './registrar.ts';
 export { CelEnvironment, CompiledExpression, type EnvSpec } from './environment.ts';
+export { type EnumTypeDef, type FieldType, type MessageFieldDef, type MessageTypeDef, type ProtoTypes, type ScalarKind } from './messages.ts';
 export type { AstView } from './ast.ts';
 export { decodeBytesLiteral, fieldPresent } from './check-fixups.ts';
 export type { ASTNode } from '@marcbachmann/cel-js';

@@ -7,23 +7,39 @@ import { viewOf, type AstView, type InternalNode } from './ast.ts';
 import { prepareAst } from './check-fixups.ts';
 import { celEquals } from './equality.ts';
 import { instrument, type LiteralError } from './instrumentation.ts';
+import { rewriteMessageSyntax } from './message-syntax.ts';
+import { declareProtoTypes, engineFieldTypes, messageClass, type ProtoTypes } from './messages.ts';
 import { rewriteOptionalEntries } from './optional-syntax.ts';
-import { getBaseEnv } from './registrar.ts';
+import { extensionSourceRewrite, getBaseEnv } from './registrar.ts';
 import { evaluateWithBudget } from './runtime-cost.ts';
 import { CelObject, type CelTypeDecl, type ObjectTypeDef } from './values.ts';
 
 export interface EnvSpec {
   variables: Record<string, CelTypeDecl>;
   types?: ObjectTypeDef[];
+  /** Extension libraries to add by name (installExtension); Kubernetes' environment names none. */
+  extensions?: string[];
+  /**
+   * Mixed-type list and map literals are compile errors (default, as Kubernetes configures cel-go);
+   * false types them as list<dyn>/map<dyn, dyn>, as cel-go does without HomogeneousAggregateLiterals.
+   */
+  homogeneousAggregateLiterals?: boolean;
+  /** Protobuf message and enum types the expressions may build and read (messages.ts). */
+  protoTypes?: ProtoTypes;
+  /** The namespace names resolve in (cel-go's container), e.g. `cel.expr.conformance.proto3`. */
+  container?: string;
 }
 
 /** A compiled environment: variables and object types declared, ready to compile expressions. */
 export class CelEnvironment {
   readonly #env: Environment;
   readonly #typeCtors = new Map<string, typeof CelObject>();
+  readonly #container: string;
+  readonly #rewriteExtensionSyntax: (src: string) => string;
 
   constructor(spec: EnvSpec) {
-    const env = getBaseEnv().clone();
+    const base = getBaseEnv(spec.extensions);
+    const env = spec.homogeneousAggregateLiterals === false ? base.clone({ homogeneousAggregateLiterals: false }) : base.clone();
     for (const t of spec.types ?? []) {
       const name = t.name;
       const ctor = { [name]: class extends CelObject {} }[name];
@@ -35,6 +51,15 @@ export class CelEnvironment {
       env.registerType(t.name, { ctor, fields: t.fields });
       env.registerOperator(`${t.name} == ${t.name}`, (a: unknown, b: unknown) => celEquals(a, b));
     }
+    if (spec.protoTypes) {
+      declareProtoTypes(spec.protoTypes);
+      for (const m of spec.protoTypes.messages) {
+        env.registerType(m.name, { ctor: messageClass(m.name), fields: engineFieldTypes(m) });
+        env.registerOperator(`${m.name} == ${m.name}`, (a: unknown, b: unknown) => celEquals(a, b));
+      }
+    }
+    this.#container = spec.container ?? '';
+    this.#rewriteExtensionSyntax = extensionSourceRewrite(spec.extensions ?? []);
     for (const [name, type] of Object.entries(spec.variables)) env.registerVariable(name, type);
     this.#env = env;
   }
@@ -50,7 +75,7 @@ export class CelEnvironment {
   compile(expr: string): CompiledExpression {
     let parsed: ReturnType<Environment['parse']>;
     try {
-      parsed = this.#env.parse(rewriteOptionalEntries(expr));
+      parsed = this.#env.parse(rewriteOptionalEntries(rewriteMessageSyntax(this.#rewriteExtensionSyntax(expr), this.#container)));
     } catch (e) {
       throw toCompileError(expr, e);
     }

@@ -8,7 +8,8 @@ import { celEquals, listConcat } from './equality.ts';
 import { findOverride, NOT_LITERAL, type CallOverride } from './registrar.ts';
 import { chargeCost, chargeStep, traversalCost } from './runtime-cost.ts';
 import { checkTimeRange, compareTime, timeArithmetic } from './time.ts';
-import { celError, Duration, MAX_INT, MAX_UINT, MIN_INT, UnsignedInt } from './values.ts';
+import { MessageValue } from './messages.ts';
+import { celError, Duration, MAX_INT, MAX_UINT, MIN_INT, Optional, UnsignedInt } from './values.ts';
 
 /** A literal argument's value, or NOT_LITERAL (what an override's checkLiterals receives). */
 function literalOf(n: InternalNode): unknown {
@@ -36,11 +37,18 @@ const ORDER_TESTS: Record<string, (c: number) => boolean> = {
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A whole double used as a key of a Map with int keys looks up the int key (CEL numeric key equality). */
+/** A whole double used as a key of a Map with int keys looks up the int key (CEL numeric key equality); a uint list index its position. */
 function intKeyFor(container: unknown, key: unknown): unknown {
+  // a uint index into a list is its position (cel-go accepts int and uint indexes)
+  if (Array.isArray(container) && key instanceof UnsignedInt) return key.valueOf();
   if (container instanceof Map && typeof key === 'number' && Number.isInteger(key) && !container.has(key) && container.has(BigInt(key)))
     return BigInt(key);
   return key;
+}
+
+/** Values a field selection applies to (maps, objects, messages), as opposed to scalars, lists and null. */
+function hasFields(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof UnsignedInt) && !(v instanceof Date) && !(v instanceof Duration) && !(v instanceof Optional);
 }
 
 function checkIntRange(v: unknown): unknown {
@@ -139,6 +147,22 @@ function wrapNode(n: InternalNode, literalErrors: LiteralError[]): void {
       };
       break;
     }
+    case '.':
+      // selecting through an optional whose value has no fields (null, a number...) is an error in cel-go,
+      // not an absent field: only maps and messages answer a field name with "not there"
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+        if (l instanceof Optional && l.hasValue() && !hasFields(l.value())) throw celError(`no such key: ${String(r)}`);
+        return h(l, r, ast, ev);
+      };
+      break;
+    case '.?':
+      // a message field is there for `.?` only when set (presence), not because it reads as its default
+      n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+        const target = l instanceof Optional ? (l.hasValue() ? l.value() : undefined) : l;
+        if (target instanceof MessageValue && typeof r === 'string' && !target.has(r)) return Optional.none();
+        return h(l, r, ast, ev);
+      };
+      break;
     case '[]':
     case '[?]':
       n.handle = (l: unknown, r: unknown, ast: unknown, ev: unknown) => h(l, intKeyFor(l, r), ast, ev);

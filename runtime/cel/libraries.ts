@@ -1,10 +1,13 @@
 // Installs the platform libraries (reference/cel.md) into the base CEL environment, once.
 
-import { installLibraries, type CelLibrary } from './engine.ts';
+import { installExtension, installLibraries, type CelLibrary } from './engine.ts';
+import { blockLibrary, rewriteBlockSyntax } from './library/block.ts';
 import { comprehensionsLibrary } from './library/comprehensions.ts';
 import { formatLibrary } from './library/format.ts';
 import { ipLibrary } from './library/ip.ts';
+import { encodersLibrary } from './library/encoders.ts';
 import { listsLibrary } from './library/lists.ts';
+import { mathLibrary } from './library/math.ts';
 import { numericConversionsLibrary } from './library/numeric-conversions.ts';
 import { optionalsLibrary } from './library/optionals.ts';
 import { quantityLibrary } from './library/quantity.ts';
@@ -30,3 +33,8 @@ export const LIBRARIES: CelLibrary[] = [
 ];
 
 installLibraries(LIBRARIES);
+
+/** cel-go extensions Kubernetes does not enable: only environments that name them get them. */
+installExtension('math', mathLibrary);
+installExtension('encoders', encodersLibrary);
+installExtension('block', blockLibrary, rewriteBlockSyntax);

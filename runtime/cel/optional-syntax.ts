@@ -4,9 +4,10 @@
 //   [a, ?b, c]          -> ([a] + _optional_list_entry(b) + [c])
 //   {'x': 1, ?'k': v}   -> _optional_map_entry({'x': 1}, 'k', v)
 // Expressions without optional entries are returned unchanged (same positions in errors), apart from
-// doubles written without an integer part (`.5` -> `0.5`), which the engine's lexer also rejects.
+// doubles written without an integer part (`.5` -> `0.5`) and raw bytes literals (`br'\d'` ->
+// `b'\\d'`), which the engine's lexer also rejects.
 
-interface Tok {
+export interface Tok {
   kind: 'ws' | 'str' | 'num' | 'id' | 'punct';
   text: string;
 }
@@ -14,7 +15,7 @@ interface Tok {
 const PUNCT3 = ['...'];
 const PUNCT2 = ['==', '!=', '<=', '>=', '&&', '||', '.?'];
 
-function tokenize(src: string): Tok[] {
+export function tokenize(src: string): Tok[] {
   const out: Tok[] = [];
   let i = 0;
   while (i < src.length) {
@@ -45,6 +46,14 @@ function tokenize(src: string): Tok[] {
       i = j;
       continue;
     }
+    if (c === '`') {
+      // an escaped identifier (`a.\`b-c\``): one identifier token, backticks included
+      const j = src.indexOf('`', i + 1);
+      const end = j < 0 ? src.length : j + 1;
+      out.push({ kind: 'id', text: src.slice(i, end) });
+      i = end;
+      continue;
+    }
     if (/[A-Za-z_]/.test(c)) {
       let j = i;
       while (j < src.length && /[A-Za-z0-9_]/.test(src[j])) j++;
@@ -68,14 +77,14 @@ function tokenize(src: string): Tok[] {
 
 const CLOSE: Record<string, string> = { '[': ']', '{': '}', '(': ')' };
 
-function isExprEnd(t: Tok | undefined): boolean {
+export function isExprEnd(t: Tok | undefined): boolean {
   if (!t) return false;
   if (t.kind === 'id') return t.text !== 'in';
   if (t.kind === 'num' || t.kind === 'str') return true;
   return t.text === ')' || t.text === ']' || t.text === '}';
 }
 
-function matching(toks: Tok[], open: number): number {
+export function matching(toks: Tok[], open: number): number {
   let depth = 0;
   for (let i = open; i < toks.length; i++) {
     const t = toks[i].text;
@@ -87,7 +96,7 @@ function matching(toks: Tok[], open: number): number {
 }
 
 /** Splits tokens [from, to) at depth-0 commas. */
-function splitTop(toks: Tok[], from: number, to: number, sep: string): [number, number][] {
+export function splitTop(toks: Tok[], from: number, to: number, sep: string): [number, number][] {
   const parts: [number, number][] = [];
   let depth = 0;
   let ternary = 0;
@@ -109,12 +118,12 @@ function splitTop(toks: Tok[], from: number, to: number, sep: string): [number, 
   return parts;
 }
 
-function firstSignificant(toks: Tok[], from: number, to: number): number {
+export function firstSignificant(toks: Tok[], from: number, to: number): number {
   for (let i = from; i < to; i++) if (toks[i].kind !== 'ws') return i;
   return -1;
 }
 
-function prevSignificant(toks: Tok[], i: number): Tok | undefined {
+export function prevSignificant(toks: Tok[], i: number): Tok | undefined {
   for (let j = i - 1; j >= 0; j--) if (toks[j].kind !== 'ws') return toks[j];
   return undefined;
 }
@@ -170,8 +179,18 @@ function render(toks: Tok[], from: number, to: number): string {
 
 /** Rewrites optional list/map entries into helper calls; returns the source unchanged when there are none. */
 export function rewriteOptionalEntries(src: string): string {
-  if (!src.includes('?') && !/(^|[^\w)\]}])\.\d/.test(src)) return src;
+  const rawBytes = /(^|[^\w])([bB][rR]|[rR][bB])['"]/.test(src);
+  if (!src.includes('?') && !/(^|[^\w)\]}])\.\d/.test(src) && !rawBytes) return src;
   const toks = tokenize(src);
+  // raw bytes literals (`br'\d'`), which the engine's lexer rejects, as the equivalent escaped bytes literal
+  let rawBytesRewritten = false;
+  for (const t of toks) {
+    const m = t.kind === 'str' ? /^(?:[bB][rR]|[rR][bB])('''|"""|'|")([\s\S]*)\1$/.exec(t.text) : null;
+    if (!m) continue;
+    t.text = `b${m[1]}${m[2].replace(/\\/g, '\\\\')}${m[1]}`;
+    rawBytesRewritten = true;
+  }
+  if (rawBytesRewritten && !src.includes('?') && !/(^|[^\w)\]}])\.\d/.test(src)) return toks.map((t) => t.text).join('');
   // CEL allows doubles with no integer part (`.5`); the engine's lexer does not: write them as `0.5`
   let leadingDot = false;
   toks.forEach((t, i) => {

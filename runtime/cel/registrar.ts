@@ -2,6 +2,7 @@
 // base environment they are installed into. Separate as cel-go keeps library registration in cel/library.go.
 
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { messagesLibrary } from './messages.ts';
 
 export type CelHandler = (...args: never[]) => unknown;
 
@@ -123,6 +124,11 @@ function registrarFor(env: Environment): CelRegistrar {
 
 let baseEnv: Environment | null = null;
 const pendingLibraries: CelLibrary[] = [];
+/** Libraries an environment opts into by name (cel-go's ext.Math(), ext.Encoders()...); never in the base. */
+const extensionLibraries = new Map<string, CelLibrary>();
+/** Source rewrites an extension needs before parsing (syntax the engine's parser does not take). */
+const extensionRewrites = new Map<string, (src: string) => string>();
+const extendedEnvs = new Map<string, Environment>();
 
 /** Adds libraries to the base environment; must be called before the first environment is created. */
 export function installLibraries(libs: CelLibrary[]): void {
@@ -130,8 +136,25 @@ export function installLibraries(libs: CelLibrary[]): void {
   pendingLibraries.push(...libs);
 }
 
-/** The shared environment holding every installed library (built on first use). */
-export function getBaseEnv(): Environment {
+/**
+ * Makes a library available to environments that name it (`CelEnvironment({ extensions })`). The
+ * Kubernetes environment does not enable such libraries, so rules never see them.
+ */
+export function installExtension(name: string, lib: CelLibrary, rewrite?: (src: string) => string): void {
+  if (extensionLibraries.has(name)) throw new Error(`CEL extension ${name} is already installed`);
+  extensionLibraries.set(name, lib);
+  if (rewrite) extensionRewrites.set(name, rewrite);
+}
+
+/** The source rewrites of the named extensions, applied in order before parsing. */
+export function extensionSourceRewrite(extensions: readonly string[]): (src: string) => string {
+  const fns = extensions.flatMap((name) => extensionRewrites.get(name) ?? []);
+  return (src) => fns.reduce((s, f) => f(s), src);
+}
+
+/** The shared environment holding every installed library (built on first use), plus the named extensions. */
+export function getBaseEnv(extensions: readonly string[] = []): Environment {
+  if (extensions.length > 0) return extendedEnv(extensions);
   if (baseEnv) return baseEnv;
   const env = new Environment({
     enableOptionalTypes: true,
@@ -140,8 +163,24 @@ export function getBaseEnv(): Environment {
     limits: { maxAstNodes: 10000, maxDepth: 250, maxListElements: 10000, maxMapEntries: 10000 },
   });
   const r = registrarFor(env);
+  messagesLibrary(r);
   for (const lib of pendingLibraries) lib(r);
   baseEnv = env;
+  return env;
+}
+
+function extendedEnv(extensions: readonly string[]): Environment {
+  const key = [...new Set(extensions)].sort().join(',');
+  const cached = extendedEnvs.get(key);
+  if (cached) return cached;
+  const env = getBaseEnv().clone();
+  const r = registrarFor(env);
+  for (const name of key.split(',')) {
+    const lib = extensionLibraries.get(name);
+    if (!lib) throw new Error(`unknown CEL extension ${name}`);
+    lib(r);
+  }
+  extendedEnvs.set(key, env);
   return env;
 }
 

@@ -138,6 +138,9 @@ function staticRuleErrors(r: Node, rp: string): FieldError[] {
   return out;
 }
 
+/** One object for every call: the rule engine caches a scope's CEL environment per definitions object. */
+const NO_DEFINITIONS: Record<string, Schema> = {};
+
 /**
  * Compiles every rule of one version's schema. `path` is the schema's field path
  * (`spec.versions[0].schema.openAPIV3Schema`). The schema must be structural (run structural.ts
@@ -167,7 +170,7 @@ export function compileSchemaRules(schema: unknown, path: string, opts: RuleComp
         }
         let compiled;
         try {
-          compiled = crdRuleEngine.compileRule(r as unknown as ValidationRule, s as Schema, {});
+          compiled = crdRuleEngine.compileRule(r as unknown as ValidationRule, s as Schema, NO_DEFINITIONS);
         } catch (e) {
           if (e instanceof CelCompileError || e instanceof Error) errors.push(compileErrorToField(rp, r, e));
           else throw e;

@@ -31,19 +31,19 @@ export function parseSimplePath(path: string, allowIndex: boolean): PathSegment[
   return out;
 }
 
-/** The schema a path points at (properties, additionalProperties, items for indexes). */
+/** The schema a path points at (properties, additionalProperties, items for indexes); the error is upstream's ValidFieldPath wording. */
 export function findSchemaAt(schema: Node, segs: readonly PathSegment[]): { schema: Node } | { error: string } {
   let cur: Node = schema;
   for (const seg of segs) {
     if (typeof seg === 'number') {
-      if (!isObject(cur.items)) return { error: `does not refer to a valid field: [${seg}]` };
+      if (!isObject(cur.items)) return { error: 'does not refer to a valid field' };
       cur = cur.items;
       continue;
     }
     const props = isObject(cur.properties) ? cur.properties : undefined;
     if (props && isObject(props[seg])) cur = props[seg] as Node;
     else if (isObject(cur.additionalProperties)) cur = cur.additionalProperties;
-    else return { error: `does not refer to a valid field: ${seg}` };
+    else return { error: 'does not refer to a valid field' };
   }
   return { schema: cur };
 }

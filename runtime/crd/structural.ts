@@ -50,7 +50,7 @@ export interface SchemaCheckOptions {
  */
 export function validateSchema(schema: unknown, path: string, opts: SchemaCheckOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isObject(schema)) return [fieldErr.required(path, 'schemas are required')];
+  if (!isObject(schema)) return [fieldErr.required(path)];
   if (opts.statusEnabled) errs.push(...statusRootCheck(schema, path));
   if (schema.nullable === true) errs.push(fieldErr.forbidden(child(path, 'nullable'), 'nullable cannot be true at the root'));
   if (opts.requireStructural !== false) {

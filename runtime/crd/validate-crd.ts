@@ -9,10 +9,12 @@ import type { FieldError } from '../schema/types.ts';
 import { compileSchemaRules, type RuleCompileOptions } from './cel-rules.ts';
 import { validateSchema } from './structural.ts';
 import { caBundleError, conversionCABundle, isConditionTrue } from './names.ts';
-import { findSchemaAt, parseSimplePath } from './paths.ts';
+import { resolveFieldPath } from './field-path.ts';
 import type { CustomResourceDefinition } from './types.ts';
 import { recordStoredVersions, validateStoredVersions } from './versions.ts';
 import { isObject } from '../json/is-object.ts';
+import { isStackOverflow, TOO_DEEP } from '../schema/run.ts';
+import { nestingLimit } from '../schema/too-deep.ts';
 
 type Node = Record<string, unknown>;
 
@@ -23,12 +25,28 @@ export interface CRDValidationOptions {
   cost?: RuleCompileOptions;
 }
 
-function hasDefaults(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasDefaults);
-  if (!isObject(v)) return false;
-  if (v.default !== undefined) return true;
-  return Object.entries(v).some(([k, x]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasDefaults(x));
+/**
+ * Whether a schema sets a default anywhere (outside default, enum and example values); iterative and
+ * each object once: a schema may nest deeper than the stack, or (given as an object) be cyclic.
+ */
+function hasDefaults(schema: unknown): boolean {
+  const pending: unknown[] = [schema];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) for (const x of v) pending.push(x);
+    else if (isObject(v)) {
+      if (v.default !== undefined) return true;
+      for (const [k, x] of Object.entries(v)) if (k !== 'enum' && k !== 'example' && typeof x === 'object' && x !== null) pending.push(x);
+    }
+  }
+  return false;
 }
+
+/** The error of a CRD nested beyond what the schema walks take, as the object rules report it (runtime/schema/too-deep.ts). */
+const crdTooDeep = nestingLimit(generated.data.root, generated.data.definitions);
 
 /** The schema-aware checks of a CRD (create or update), without the generated object rules. */
 export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomResourceDefinition, opts: CRDValidationOptions = {}): FieldError[] {
@@ -44,18 +62,28 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
   const anyDefaults = versions.some((v) => hasDefaults(v?.schema?.openAPIV3Schema));
   if (anyDefaults && preserve) errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
 
+  // the schema walks recurse: a CRD too deep for them is one error (the object rules' own, so not
+  // repeated where the caller runs those apart: objectRules false), and its schemas are not walked
+  const tooDeep = crdTooDeep(crd);
+  if (tooDeep && opts.objectRules !== false) errs.push(tooDeep);
   versions.forEach((v, i) => {
-    if (!isObject(v)) return;
+    if (!isObject(v) || tooDeep) return;
     const schema = v.schema?.openAPIV3Schema;
-    if (!isObject(schema)) return; // `schemas are required` comes from the object rules
+    if (!isObject(schema)) return; // a missing schema is reported by the object rules (Required value)
     const path = `spec.versions[${i}].schema.openAPIV3Schema`;
-    const schemaErrs = validateSchema(schema, path, {
-      statusEnabled: isObject(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null,
-      requireStructural: !preserve || anyDefaults,
-    });
-    errs.push(...schemaErrs);
-    if (schemaErrs.length === 0) errs.push(...compileSchemaRules(schema, path, opts.cost).errors);
-    if (Array.isArray(v.selectableFields) && schemaErrs.length === 0) errs.push(...validateSelectableFields(v.selectableFields, schema, `spec.versions[${i}].selectableFields`));
+    try {
+      const schemaErrs = validateSchema(schema, path, {
+        statusEnabled: isObject(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null,
+        requireStructural: !preserve || anyDefaults,
+      });
+      errs.push(...schemaErrs);
+      if (schemaErrs.length === 0) errs.push(...compileSchemaRules(schema, path, opts.cost).errors);
+      if (Array.isArray(v.selectableFields) && schemaErrs.length === 0) errs.push(...validateSelectableFields(v.selectableFields, schema, `spec.versions[${i}].selectableFields`));
+    } catch (e) {
+      // within the nesting limit, yet deeper than this caller's stack leaves room for
+      if (!isStackOverflow(e)) throw e;
+      errs.push({ ...TOO_DEEP, field: path });
+    }
   });
 
   if (old) errs.push(...validateConversionCABundleUpdate(crd, old));
@@ -103,16 +131,12 @@ export function validateSelectableFields(fields: readonly unknown[], schema: Nod
       errs.push(fieldErr.required(p));
       return;
     }
-    const segs = parseSimplePath(jp, false);
-    if (!segs) {
-      errs.push(fieldErr.invalid(p, jp, 'is an invalid path: must be a simple JSON path without array notation'));
-      return;
-    }
-    const found = findSchemaAt(schema, segs);
+    const found = resolveFieldPath(jp, schema, false);
     if ('error' in found) {
       errs.push(fieldErr.invalid(p, jp, `is an invalid path: ${found.error}`));
       return;
     }
+    const segs = found.segs;
     if (segs[0] === 'metadata') errs.push(fieldErr.invalid(p, jp, 'must not point to fields in metadata'));
     if (!SELECTABLE_TYPES.has(String(found.schema.type ?? ''))) {
       errs.push(fieldErr.invalid(p, jp, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
@@ -132,6 +156,13 @@ function dedupe(errs: FieldError[]): FieldError[] {
     seen.add(k);
     return true;
   });
+}
+
+/** A CRD's object-rule errors (from any validator of the generated rules) with its schema-aware ones, deduplicated. */
+export function withCRDSchemaErrors(objectErrors: FieldError[], crd: unknown, old?: unknown, opts: CRDValidationOptions = {}): FieldError[] {
+  const errs = [...objectErrors];
+  if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObject(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
+  return dedupe(errs);
 }
 
 /** Every error of a CRD create: object rules, schemas, rules, storedVersions. */

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
 import { isObj } from '../registry/object.ts';
-import { type Decoded, decodeJson, decodeYaml } from './decode/decode.ts';
+import { type Decoded, decodeJson, decodeYaml, looksLikeJson } from './decode/decode.ts';
+import { OFFLOAD_MIN_BYTES, offloadYaml } from './decode/yaml-offload.ts';
 import { DecodeError } from './decode/decode-error.ts';
 import { type FieldValidationDirective, handleDuplicates, jsonDuplicateErrors, strictDecodingError, yamlDuplicateError } from './decode/duplicate-fields.ts';
 import { decodeProtobufObject, PROTOBUF } from './protobuf.ts';
@@ -16,10 +17,28 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 export const BODY_TYPES = ['application/json', 'application/yaml'];
 
 /**
- * Reads the whole body, refusing more than `limit` bytes with 413. Stream events rather than
- * `for await`: the async iterator costs a measurable share of a small create.
+ * Reads the whole body, refusing more than `limit` bytes with 413. A large YAML body is decoded on
+ * a worker thread before this resolves (decode/yaml-offload.ts), so that the request's own decode
+ * only takes the result.
  */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const read = readRawBody(req, limit);
+  if (!YAML_TYPES.has(mediaType(req.headers['content-type']))) return read;
+  return read.then(async (buf) => {
+    // a large YAML body is decoded on a worker while the request waits; decodeYaml takes the result
+    if (buf.length >= OFFLOAD_MIN_BYTES) {
+      const text = buf.toString('utf8');
+      if (!looksLikeJson(text)) await offloadYaml(text);
+    }
+    return buf;
+  });
+}
+
+/** Request bodies that decodeYaml reads. */
+const YAML_TYPES = new Set(['application/yaml', 'application/apply-patch+yaml']);
+
+/** The body's bytes. Stream events rather than `for await`: the async iterator costs a measurable share of a small create. */
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();

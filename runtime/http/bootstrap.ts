@@ -139,7 +139,7 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     patchStatus: null,
   }).map((t) => t.resource);
   const resources = descriptors.map((descriptor) => {
-    const mod = gen.validators[descriptor.kind];
+    const mod = gen.validators[descriptor.shape ?? descriptor.kind];
     if (!mod) throw new Error(`no generated validator for ${descriptor.kind}`);
     const validator = lazyValidator(() => mod.createValidator(featureGates));
     if (opts.onValidatorError) {

@@ -2,12 +2,15 @@
 //
 // A custom resource is the same resource under each served version of its CRD; a webhook that
 // registered for another version than the request's is sent the objects converted to its version
-// by the CRD's converter (strategy None or the conversion webhook), as upstream does. The built-in
-// resources are each served under one version, so they have no equivalents but themselves.
+// by the CRD's converter (strategy None or the conversion webhook), as upstream does. A built-in
+// resource is equivalent to the resources stored under the same keys (upstream keys its registry by
+// the storage prefix: core v1 and events.cluster.io/v1 Events), converted by the converter of the one
+// whose strategy stores it with the other (strategy.storedWith); any other built-in only to itself.
 
 import type { EquivalentResourceMapper, GroupVersionKind, GroupVersionResource } from '../admission/index.ts';
 import { isObj } from '../registry/object.ts';
 import type { Registry } from '../registry/registry.ts';
+import type { Store } from '../registry/store.ts';
 import type { CustomResourceServing } from './custom-resources.ts';
 
 const SCALE: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
@@ -20,7 +23,10 @@ export class ServedEquivalentResources implements EquivalentResourceMapper {
 
   equivalentResourcesFor(resource: GroupVersionResource): GroupVersionResource[] {
     const cr = this.customResources?.versionsOf(resource.group, resource.resource);
-    if (!cr) return [resource];
+    if (!cr) {
+      const sharing = this.storesSharingStorage(resource);
+      return sharing.length > 1 ? sharing.map((s) => ({ group: s.descriptor.group, version: s.descriptor.version, resource: s.descriptor.plural })) : [resource];
+    }
     return cr.versions.map((version) => ({ group: cr.group, version, resource: cr.plural }));
   }
 
@@ -35,12 +41,22 @@ export class ServedEquivalentResources implements EquivalentResourceMapper {
   }
 
   async convert(objects: readonly unknown[], to: GroupVersionResource): Promise<unknown[]> {
-    const cr = this.customResources?.versionsOf(to.group, to.resource);
-    if (!cr) throw new Error(`no served custom resource ${to.resource}.${to.group}`);
     const objs = objects.map((o) => {
       if (!isObj(o)) throw new Error('the object to convert is not a JSON object');
       return o;
     });
-    return cr.converter.convert(objs, `${to.group}/${to.version}`);
+    const cr = this.customResources?.versionsOf(to.group, to.resource);
+    if (cr) return cr.converter.convert(objs, `${to.group}/${to.version}`);
+    const converter = this.storesSharingStorage(to).find((s) => s.strategy.storedWith)?.strategy.storedWith?.converter;
+    if (!converter) throw new Error(`no served resource ${to.resource}.${to.group} to convert to`);
+    return converter.convert(objs, to.group ? `${to.group}/${to.version}` : to.version);
+  }
+
+  /** The built-in stores whose objects live under the same storage keys as `resource`'s (itself included). */
+  private storesSharingStorage(resource: GroupVersionResource): Store[] {
+    const store = this.registry.storeFor(resource.group, resource.resource);
+    if (!store) return [];
+    const prefix = store.prefix(undefined);
+    return this.registry.allStores().filter((s) => s.prefix(undefined) === prefix);
   }
 }

@@ -37,6 +37,8 @@ export interface ResourceDescriptor {
   nameSyntax: 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
   fieldSelectors: readonly string[];
   printerColumns: readonly PrinterColumn[];
+  /** The kind's schema name (definitions.json, out/validators) where it is not the kind: a kind served in two groups (events.cluster.io Event). */
+  shape?: string;
 }
 
 export interface Route<H> {

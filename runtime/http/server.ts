@@ -21,6 +21,7 @@ import { ReviewRouter } from './reviews.ts';
 import { allowAllAuthorizer, type Authorizer } from '../authorization/authorizer.ts';
 import { encode, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
+import { shapesForResource } from './resource-shapes.ts';
 import type { Schema } from '../schema/types.ts';
 
 export interface VersionInfo {
@@ -242,7 +243,7 @@ export class ApiServer {
       route: bound.route,
       store,
       user,
-      shapes: this.options.shapes,
+      shapes: shapesForResource(this.options.shapes, d),
       admission: this.options.admission,
     };
     return bound.route.handler(ctx);

@@ -356,4 +356,41 @@ describe('apply', () => {
     expect(forced.object.data).toEqual({ a: '1' });
     expect(forced.managedFields).toEqual([applyEntry('alice', { 'f:data': { 'f:a': {} } }, 'v1', T1)]);
   });
+  // The merged object is changed in place where merge made it; every other container is copied,
+  // so that the registry may change the result without touching the live object or the applied
+  // configuration (an apply retried after a conflict applies the same configuration again).
+  const sharing: [string, string, Obj | undefined, Obj][] = [
+    [
+      'ConfigMap over a live object, with an applied null',
+      'ConfigMap',
+      { ...cmBase, metadata: { ...(cmBase.metadata as Obj), labels: { a: '1', b: '2' } }, data: { x: '1' } },
+      { ...cmBase, metadata: { ...(cmBase.metadata as Obj), labels: { a: null, c: '3' } }, data: { y: '2' } },
+    ],
+    ['ConfigMap created', 'ConfigMap', undefined, { ...cmBase, metadata: { ...(cmBase.metadata as Obj), annotations: { k: 'v' } }, data: { y: '2' } }],
+    [
+      'CSINode drivers (a map list) with atomic topologyKeys',
+      'CSINode',
+      { apiVersion: 'storage.cluster.io/v1', kind: 'CSINode', metadata: { name: 'n' }, spec: { drivers: [{ name: 'a.cluster.io', nodeID: 'n1', topologyKeys: ['k1'] }] } },
+      { apiVersion: 'storage.cluster.io/v1', kind: 'CSINode', metadata: { name: 'n' }, spec: { drivers: [{ name: 'b.cluster.io', nodeID: 'n2', topologyKeys: ['k2'], allocatable: { count: 3 } }] } },
+    ],
+  ];
+  it.each(sharing)('%s: the result shares no container with its inputs', (_name, k, live, applied) => {
+    const liveBefore = structuredClone(live);
+    const appliedBefore = structuredClone(applied);
+    const { object } = apply(live, applied, { manager: 'm', force: true, apiVersion: String(applied.apiVersion), now: T1 }, kind(k), defs);
+    // change every container of the result
+    const stack: unknown[] = [object];
+    while (stack.length) {
+      const v = stack.pop();
+      if (Array.isArray(v)) {
+        stack.push(...v);
+        v.push('changed');
+      } else if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+        stack.push(...Object.values(v));
+        (v as Obj).changed = true;
+      }
+    }
+    expect(live).toEqual(liveBefore);
+    expect(applied).toEqual(appliedBefore);
+  });
 });

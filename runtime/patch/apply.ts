@@ -27,7 +27,7 @@ import { deepCopy } from '../json/clone.ts';
 import { jsonEqual } from '../json/deep-equal.ts';
 import { isObject, type JsonObject } from '../json/is-object.ts';
 import type { Definitions } from './schema-nav.ts';
-import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError } from './typed.ts';
+import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedValueError, type FreshContainers } from './typed.ts';
 
 export interface ApplyOptions {
   /** The fieldManager (required for apply; validate it with validateFieldManager first). */
@@ -61,19 +61,46 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: '', version: '' };
 }
 
-/** Removes null map entries (an applied `null` owns the field and leaves it unset). */
-function dropNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropNulls);
-  if (isObject(v)) {
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) {
-      if (x === null) continue;
-      if (k === '__proto__') Object.defineProperty(out, k, { value: dropNulls(x), enumerable: true, writable: true, configurable: true });
-      else out[k] = dropNulls(x);
+/** Sets `out[k]`, as an own property even for `__proto__`. */
+function putKey(out: JsonObject, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
+}
+
+/**
+ * `v` without null map entries (an applied `null` owns the field and leaves it unset), sharing
+ * nothing with the live object or the applied configuration: the containers merge made (`fresh`)
+ * are changed in place (or left alone when clean), every other container is copied. Key loops,
+ * not Object.entries: this runs over every key of the object.
+ */
+function dropNulls(v: unknown, fresh: FreshContainers): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const made = fresh.get(v);
+  // clean: no null entry and nothing shared below (a 100,000-key map of strings is not walked again)
+  if (made === true) return v;
+  const inPlace = made !== undefined;
+  if (Array.isArray(v)) {
+    const out = inPlace ? v : new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      out[i] = typeof x === 'object' ? dropNulls(x, fresh) : x;
     }
     return out;
   }
-  return v;
+  const src = v as JsonObject;
+  const out: JsonObject = inPlace ? src : {};
+  const keys = Object.keys(src);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const x = src[k];
+    if (x === null) {
+      if (inPlace) delete out[k];
+      continue;
+    }
+    const y = typeof x === 'object' ? dropNulls(x, fresh) : x;
+    if (!inPlace || y !== x) putKey(out, k, y);
+  }
+  return out;
 }
 
 /**
@@ -115,8 +142,9 @@ export function apply(live: unknown, applied: unknown, opts: ApplyOptions, schem
 
   let newObj: unknown;
   let configSet: FieldSet;
+  const fresh: FreshContainers = new WeakMap();
   try {
-    newObj = merge(liveObj, config, schema, definitions);
+    newObj = merge(liveObj, config, schema, definitions, fresh);
     configSet = toFieldSet(config, schema, definitions);
   } catch (err) {
     if (err instanceof TypedValueError) throw new ManagedFieldsError(`failed to create typed patch object: ${err.message}`, 'Internal');
@@ -153,7 +181,7 @@ export function apply(live: unknown, applied: unknown, opts: ApplyOptions, schem
     throw err;
   }
 
-  const result = dropNulls(isObject(newObj) ? newObj : {}) as JsonObject;
+  const result = dropNulls(isObject(newObj) ? newObj : {}, fresh) as JsonObject;
   const applier = managed.get(applierId)!;
   const ownSet = stripMeta(applier.set);
   const objectChanged = !jsonEqual(liveObj, result) || live === undefined;

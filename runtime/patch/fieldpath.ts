@@ -53,6 +53,22 @@ export function serializePathElement(pe: PathElement): string {
 
 export class FieldsV1Error extends Error {}
 
+/** List elements read from FieldsV1 keys, with their canonical keys: every write reads the stored object's thousands again. */
+const readElements = new Map<string, { pe: PathElement; key: string }>();
+const MAX_READ_ELEMENTS = 50_000;
+
+/** deserializePathElement and the canonical key of a FieldsV1 key (path elements are never changed, so they are shared). */
+function readElement(k: string): { pe: PathElement; key: string } {
+  let r = readElements.get(k);
+  if (r === undefined) {
+    const pe = deserializePathElement(k);
+    r = { pe, key: serializePathElement(pe) };
+    if (readElements.size >= MAX_READ_ELEMENTS) readElements.clear();
+    readElements.set(k, r);
+  }
+  return r;
+}
+
 export function deserializePathElement(s: string): PathElement {
   const colon = s.indexOf(':');
   if (colon < 0) throw new FieldsV1Error(`unknown path element: ${JSON.stringify(s)}`);
@@ -187,13 +203,73 @@ interface ChildNode {
   set: FieldSet;
 }
 
-/** A set of field paths (structured-merge-diff fieldpath.Set): members at this level plus child sets. */
+const isFieldKey = (k: string): boolean => k.charCodeAt(0) === 0x66 /* f */ && k.charCodeAt(1) === 0x3a; /* : */
+
+/** The keys of `entries` in PathElement order; fields (nearly every element) by name alone, as their keys `f:<name>` share a prefix. */
+function sortedKeys<T>(entries: Map<string, T>, peOf: (t: T) => PathElement): string[] {
+  const fieldKeys: string[] = [];
+  let others: string[] | undefined;
+  for (const k of entries.keys()) {
+    if (isFieldKey(k)) fieldKeys.push(k);
+    else (others ??= []).push(k);
+  }
+  fieldKeys.sort(compareStrings);
+  if (others === undefined) return fieldKeys;
+  others.sort((a, b) => comparePathElements(peOf(entries.get(a) as T), peOf(entries.get(b) as T)));
+  return fieldKeys.concat(others);
+}
+
+/** comparePathElements of two elements given with their keys: fields by their keys alone. */
+function compareKeyed(ka: string, pa: PathElement, kb: string, pb: PathElement): number {
+  return isFieldKey(ka) && isFieldKey(kb) ? compareStrings(ka, kb) : comparePathElements(pa, pb);
+}
+
+/**
+ * The `{}` of every FieldsV1 leaf, one frozen object shared by all: a 100,000-field set otherwise
+ * allocates (and the collector later moves) 100,000 empty objects. FieldsV1 objects are only read.
+ */
+export const FIELDS_V1_LEAF: JsonObject = Object.freeze({}) as JsonObject;
+
+const memberPe = (pe: PathElement): PathElement => pe;
+const childPe = (c: ChildNode): PathElement => c.pe;
+
+/** `m` without the keys of `drop` (`m` itself when it has none of them): the cheaper side is walked. */
+function withoutKeys<T>(m: Map<string, T>, drop: Map<string, unknown>): Map<string, T> {
+  if (m.size === 0 || drop.size === 0) return m;
+  if (drop.size <= m.size) {
+    let out: Map<string, T> | undefined;
+    for (const k of drop.keys()) {
+      if (!m.has(k)) continue;
+      out ??= new Map(m);
+      out.delete(k);
+    }
+    return out ?? m;
+  }
+  const out = new Map<string, T>();
+  for (const [k, v] of m) if (!drop.has(k)) out.set(k, v);
+  return out.size === m.size ? m : out;
+}
+
+/**
+ * A set of field paths (structured-merge-diff fieldpath.Set): members at this level plus child sets.
+ *
+ * A set is built once (fromPaths, fromFieldsV1, insert and childFor while a walk builds it) and
+ * never changed after it is handed out: the set operations share every subtree, member map and
+ * child map that comes out unchanged with their inputs, so that an operation costs what differs
+ * (an Update's small change set against a 100,000-field set touches a handful of nodes).
+ */
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, ChildNode>();
+  constructor(
+    readonly members: Map<string, PathElement> = new Map(),
+    readonly children: Map<string, ChildNode> = new Map(),
+  ) {}
+
+  static empty(): FieldSet {
+    return new FieldSet(new Map(), new Map());
+  }
 
   static fromPaths(paths: Iterable<FieldPath>): FieldSet {
-    const s = new FieldSet();
+    const s = FieldSet.empty();
     for (const p of paths) s.insert(p);
     return s;
   }
@@ -218,7 +294,7 @@ export class FieldSet {
   childFor(key: string, pe: PathElement): FieldSet {
     let n = this.children.get(key);
     if (!n) {
-      n = { pe, set: new FieldSet() };
+      n = { pe, set: FieldSet.empty() };
       this.children.set(key, n);
     }
     return n.set;
@@ -244,70 +320,100 @@ export class FieldSet {
     return this.members.size === 0 && this.children.size === 0;
   }
 
+  /** Itself: a set is not changed once built (see the class comment), so a copy would equal it forever. */
   copy(): FieldSet {
-    const s = new FieldSet();
-    for (const [k, pe] of this.members) s.members.set(k, pe);
-    for (const [k, c] of this.children) s.children.set(k, { pe: c.pe, set: c.set.copy() });
-    return s;
+    return this;
   }
 
-  // Each node of either set is visited once (copying this set first and merging into the copy
-  // copied every subtree again at each level below: O(depth²)).
+  // Each node present in both sets is visited once; a subtree in one set only is shared.
   union(o: FieldSet): FieldSet {
-    const s = new FieldSet();
-    for (const [k, pe] of this.members) s.members.set(k, pe);
-    for (const [k, pe] of o.members) s.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const theirs = o.children.get(k);
-      s.children.set(k, theirs ? { pe: theirs.pe, set: c.set.union(theirs.set) } : { pe: c.pe, set: c.set.copy() });
+    if (o.empty() || o === this) return this;
+    if (this.empty()) return o;
+    let members = this.members;
+    if (o.members.size > 0) {
+      const [big, small] = this.members.size >= o.members.size ? [this.members, o.members] : [o.members, this.members];
+      let added: Map<string, PathElement> | undefined;
+      for (const [k, pe] of small) {
+        if (big.has(k)) continue;
+        added ??= new Map(big);
+        added.set(k, pe);
+      }
+      members = added ?? big;
     }
-    for (const [k, c] of o.children) if (!this.children.has(k)) s.children.set(k, { pe: c.pe, set: c.set.copy() });
-    return s;
+    let children = this.children;
+    if (o.children.size > 0) {
+      const [big, small] = this.children.size >= o.children.size ? [this.children, o.children] : [o.children, this.children];
+      let out: Map<string, ChildNode> | undefined;
+      for (const [k, c] of small) {
+        const other = big.get(k);
+        const merged = other ? other.set.union(c.set) : c.set;
+        if (other && merged === other.set) continue;
+        out ??= new Map(big);
+        out.set(k, { pe: c.pe, set: merged });
+      }
+      children = out ?? big;
+    }
+    if (members === this.members && children === this.children) return this;
+    if (members === o.members && children === o.children) return o;
+    return new FieldSet(members, children);
   }
 
   intersection(o: FieldSet): FieldSet {
-    const s = new FieldSet();
-    for (const [k, pe] of this.members) if (o.members.has(k)) s.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const theirs = o.children.get(k);
+    if (o === this) return this;
+    if (this.empty() || o.empty()) return FieldSet.empty();
+    const members = new Map<string, PathElement>();
+    const [bigM, smallM] = this.members.size >= o.members.size ? [this.members, o.members] : [o.members, this.members];
+    for (const [k, pe] of smallM) if (bigM.has(k)) members.set(k, pe);
+    const children = new Map<string, ChildNode>();
+    const [bigC, smallC] = this.children.size >= o.children.size ? [this.children, o.children] : [o.children, this.children];
+    for (const [k, c] of smallC) {
+      const theirs = bigC.get(k);
       if (!theirs) continue;
       const i = c.set.intersection(theirs.set);
-      if (!i.empty()) s.children.set(k, { pe: c.pe, set: i });
+      if (!i.empty()) children.set(k, { pe: c.pe, set: i });
     }
-    return s;
+    return new FieldSet(members, children);
   }
 
   /** Members of this set that are not members of `o` (exact paths; children compared per level). */
   difference(o: FieldSet): FieldSet {
-    const s = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) s.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const theirs = o.children.get(k);
-      const d = theirs ? c.set.difference(theirs.set) : c.set.copy();
-      if (!d.empty()) s.children.set(k, { pe: c.pe, set: d });
-    }
-    return s;
+    if (o === this) return FieldSet.empty();
+    if (o.empty() || this.empty()) return this;
+    return this.minus(o, false);
   }
 
   /** Removes every path that equals or lies under a member of `o`. */
   recursiveDifference(o: FieldSet): FieldSet {
-    const s = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) s.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      if (o.members.has(k)) continue;
+    if (o.empty() || this.empty()) return this;
+    return this.minus(o, true);
+  }
+
+  private minus(o: FieldSet, recursive: boolean): FieldSet {
+    const members = withoutKeys(this.members, o.members);
+    let children = recursive ? withoutKeys(this.children, o.members) : this.children;
+    const walk = children.size <= o.children.size ? children.keys() : o.children.keys();
+    let out: Map<string, ChildNode> | undefined;
+    for (const k of walk) {
+      const mine = children.get(k);
       const theirs = o.children.get(k);
-      const d = theirs ? c.set.recursiveDifference(theirs.set) : c.set.copy();
-      if (!d.empty()) s.children.set(k, { pe: c.pe, set: d });
+      if (!mine || !theirs) continue;
+      const d = recursive ? mine.set.recursiveDifference(theirs.set) : mine.set.difference(theirs.set);
+      if (d === mine.set) continue;
+      out ??= new Map(children);
+      if (d.empty()) out.delete(k);
+      else out.set(k, { pe: mine.pe, set: d });
     }
-    return s;
+    children = out ?? children;
+    if (members === this.members && children === this.children) return this;
+    return new FieldSet(members, children);
   }
 
   private sortedMembers(): PathElement[] {
-    return [...this.members.values()].sort(comparePathElements);
+    return sortedKeys(this.members, memberPe).map((k) => this.members.get(k) as PathElement);
   }
 
   private sortedChildren(): ChildNode[] {
-    return [...this.children.values()].sort(compareChildNodes);
+    return sortedKeys(this.children, childPe).map((k) => this.children.get(k) as ChildNode);
   }
 
   /** Every member path, in upstream's iteration order (a level's members, then its children). */
@@ -326,25 +432,27 @@ export class FieldSet {
     return this.emit(false);
   }
 
+  /** Members and children merged in PathElement order, each under its key (a member that has children: `.` first in them). */
   private emit(includeSelf: boolean): JsonObject {
     const out: JsonObject = {};
-    const members = this.sortedMembers();
-    const children: ChildNode[] = [];
-    for (const c of this.sortedChildren()) if (!c.set.empty()) children.push(c);
-    if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = {};
+    const members = sortedKeys(this.members, memberPe);
+    const children = sortedKeys(this.children, childPe);
+    if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = FIELDS_V1_LEAF;
     let mi = 0;
     let ci = 0;
     while (mi < members.length || ci < children.length) {
-      const c = mi < members.length && ci < children.length ? comparePathElements(members[mi], children[ci].pe) : mi < members.length ? -1 : 1;
+      let c: number;
+      if (mi >= members.length) c = 1;
+      else if (ci >= children.length) c = -1;
+      else c = compareKeyed(members[mi], this.members.get(members[mi]) as PathElement, children[ci], (this.children.get(children[ci]) as ChildNode).pe);
       if (c < 0) {
-        out[serializePathElement(members[mi])] = {};
+        out[members[mi]] = FIELDS_V1_LEAF;
         mi++;
-      } else if (c > 0) {
-        out[serializePathElement(children[ci].pe)] = children[ci].set.emit(false);
-        ci++;
       } else {
-        out[serializePathElement(children[ci].pe)] = children[ci].set.emit(true);
-        mi++;
+        const child = (this.children.get(children[ci]) as ChildNode).set;
+        if (c === 0) out[children[ci]] = child.empty() ? FIELDS_V1_LEAF : child.emit(true);
+        else if (!child.empty()) out[children[ci]] = child.emit(false);
+        if (c === 0) mi++;
         ci++;
       }
     }
@@ -352,7 +460,7 @@ export class FieldSet {
   }
 
   static fromFieldsV1(v: unknown): FieldSet {
-    const s = new FieldSet();
+    const s = FieldSet.empty();
     if (!isObject(v)) throw new FieldsV1Error('expected an object');
     s.read(v, Object.keys(v));
     return s;
@@ -365,8 +473,12 @@ export class FieldSet {
       if (k === '.') continue;
       const v = obj[k];
       // `f:<name>` is already the canonical key; other kinds are re-serialized (key order, JSON spacing)
-      const pe = k.startsWith('f:') ? { field: k.slice(2) } : deserializePathElement(k);
-      const key = k.startsWith('f:') ? k : serializePathElement(pe);
+      let pe: PathElement;
+      let key: string;
+      if (isFieldKey(k)) {
+        pe = { field: k.slice(2) };
+        key = k;
+      } else ({ pe, key } = readElement(k));
       if (!isObject(v)) throw new FieldsV1Error(`expected an object for ${k}`);
       const childKeys = Object.keys(v);
       const self = Object.prototype.hasOwnProperty.call(v, '.');
@@ -374,7 +486,7 @@ export class FieldSet {
       if (childKeys.length === (self ? 1 : 0)) continue; // `{}` and `{".": {}}` are members without children
       let c = this.children.get(key);
       if (!c) {
-        c = { pe, set: new FieldSet() };
+        c = { pe, set: FieldSet.empty() };
         this.children.set(key, c);
       }
       c.set.read(v, childKeys);

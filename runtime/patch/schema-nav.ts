@@ -97,9 +97,30 @@ export type TypeNode =
  * alone a set, anything else atomic.
  */
 export function typeOf(schema: Schema | undefined, defs: Definitions): TypeNode {
+  if (schema === undefined) return UNTYPED_NODE;
+  let byNode = typeCache.get(defs);
+  if (!byNode) {
+    byNode = new WeakMap();
+    typeCache.set(defs, byNode);
+  }
+  let t = byNode.get(schema);
+  if (t === undefined) {
+    t = typeOfUncached(schema, defs);
+    byNode.set(schema, t);
+  }
+  return t;
+}
+
+const UNTYPED_NODE: TypeNode = Object.freeze({ kind: 'untyped' });
+const SCALAR_NODE: TypeNode = Object.freeze({ kind: 'scalar' });
+
+/** Type nodes per definitions and schema node, made once: the walks ask for the same few per key or list item, and per-node caches (typed.ts) key on them. */
+const typeCache = new WeakMap<Definitions, WeakMap<Schema, TypeNode>>();
+
+function typeOfUncached(schema: Schema, defs: Definitions): TypeNode {
   const s = resolveSchema(schema, defs);
-  if (!s) return { kind: 'untyped' };
-  if (s['x-cluster-int-or-string']) return { kind: 'scalar' };
+  if (!s) return UNTYPED_NODE;
+  if (s['x-cluster-int-or-string']) return SCALAR_NODE;
   const t = s.type ?? (s.properties || s.additionalProperties ? 'object' : s.items ? 'array' : undefined);
   if (t === 'object') {
     const hasFields = !!s.properties && Object.keys(s.properties).length > 0;
@@ -116,8 +137,8 @@ export function typeOf(schema: Schema | undefined, defs: Definitions): TypeNode 
     }
     return { kind: 'list', schema: s, relationship: 'atomic', keys: [] };
   }
-  if (t === undefined) return { kind: 'untyped' };
-  return { kind: 'scalar' };
+  if (t === undefined) return UNTYPED_NODE;
+  return SCALAR_NODE;
 }
 
 /** Byte-wise (UTF-8) string comparison, as Go's strings.Compare. */

@@ -8,10 +8,10 @@
 // objects granular, lists atomic.
 
 import type { Schema } from '../schema/types.ts';
-import { FieldSet, comparePathElements, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
+import { FIELDS_V1_LEAF, FieldSet, comparePathElements, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
 import { jsonEqual } from '../json/deep-equal.ts';
 import { isObject, type JsonObject } from '../json/is-object.ts';
-import { childSchema, compareStrings, itemSchema, resolveSchema, typeOf, type Definitions, type TypeNode } from './schema-nav.ts';
+import { compareStrings, itemSchema, resolveSchema, typeOf, type Definitions, type TypeNode } from './schema-nav.ts';
 
 /** An object that does not fit its schema for field tracking (upstream: ValidationErrors from typed). */
 export class TypedValueError extends Error {}
@@ -24,6 +24,8 @@ function atomicMap(n: TypeNode | 'leaf' | 'granularUntyped'): boolean {
 
 interface Ctx {
   defs: Definitions;
+  /** merge: collects the containers it makes (the rest of its result is shared with its inputs). */
+  fresh?: FreshContainers;
 }
 
 /** The node type to use for a value: untyped values are deduced from the value itself. */
@@ -33,11 +35,41 @@ function effective(t: TypeNode, v: unknown): TypeNode | 'leaf' | 'granularUntype
   return 'leaf';
 }
 
-function fieldType(t: TypeNode | 'granularUntyped', key: string, ctx: Ctx): { type: TypeNode; declared: boolean } {
-  if (t === 'granularUntyped' || t.kind !== 'map') return { type: UNTYPED, declared: false };
-  const { schema, declared } = childSchema(t.schema, key, ctx.defs);
-  if (!schema) return { type: UNTYPED, declared };
-  return { type: typeOf(schema, ctx.defs), declared };
+interface FieldType {
+  readonly type: TypeNode;
+  readonly declared: boolean;
+}
+
+const UNTYPED_FIELD: FieldType = { type: UNTYPED, declared: false };
+
+/** A map node's field types: declared properties by name, and the one type of every other key. */
+interface MapFields {
+  readonly declared: Map<string, FieldType>;
+  readonly other: FieldType;
+}
+
+/** Per map type node (typeOf gives one node per schema node): a 100,000-key map looks its value type up once, not per key. */
+const mapFieldsCache = new WeakMap<TypeNode, MapFields>();
+
+function mapFields(t: Extract<TypeNode, { kind: 'map' }>, ctx: Ctx): MapFields {
+  let f = mapFieldsCache.get(t);
+  if (f === undefined) {
+    const declared = new Map<string, FieldType>();
+    for (const [name, prop] of Object.entries(t.schema.properties ?? {})) {
+      const schema = resolveSchema(prop, ctx.defs);
+      declared.set(name, { type: schema ? typeOf(schema, ctx.defs) : UNTYPED, declared: true });
+    }
+    const extra = isObject(t.schema.additionalProperties) ? resolveSchema(t.schema.additionalProperties as Schema, ctx.defs) : undefined;
+    f = { declared, other: extra ? { type: typeOf(extra, ctx.defs), declared: false } : UNTYPED_FIELD };
+    mapFieldsCache.set(t, f);
+  }
+  return f;
+}
+
+function fieldType(t: TypeNode | 'granularUntyped', key: string, ctx: Ctx): FieldType {
+  if (t === 'granularUntyped' || t.kind !== 'map') return UNTYPED_FIELD;
+  const f = mapFields(t, ctx);
+  return f.declared.get(key) ?? f.other;
 }
 
 function elemSchema(t: Extract<TypeNode, { kind: 'list' }>, ctx: Ctx): Schema | undefined {
@@ -67,7 +99,7 @@ export function listItemPathElement(t: Extract<TypeNode, { kind: 'list' }>, item
         `${pathToString([...path, { index }])}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`,
       );
     }
-    key.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    if (key.length > 1) key.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return { key };
   }
   return { value: item };
@@ -110,6 +142,11 @@ class PathCursor {
     return new PathCursor(this, pe);
   }
 
+  /** Inserts the path of a child (element `pe`, serialized `key`) into set `which`, with no cursor for it: a walk's leaves. */
+  insertChild(which: 0 | 1 | 2, key: string, pe: PathElement): void {
+    this.node(which).members.set(key, pe);
+  }
+
   /** Inserts the cursor's path into set `which` (the empty root path is never a member, as in FieldSet.insert). */
   insert(which: 0 | 1 | 2 = 0): void {
     if (this.parent) this.parent.node(which).members.set(this.keyOf(), this.pe as PathElement);
@@ -148,23 +185,34 @@ function hasAnyKey(o: JsonObject): boolean {
   return false;
 }
 
-/** Returns true when the node recorded itself as a leaf. Recurses once per nesting level; `path` is a stack for errors. */
-function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): boolean {
+/** What walkSet found: a leaf (it recorded itself), a node, or a node whose value is an object without keys. */
+const NODE = 0;
+const LEAF = 1;
+const EMPTY_NODE = 2;
+type Walked = typeof NODE | typeof LEAF | typeof EMPTY_NODE;
+
+/** A node's code for `v`: EMPTY_NODE for an object without keys (its parent records it then). */
+function nodeOf(v: unknown): Walked {
+  return isObject(v) && !hasAnyKey(v) ? EMPTY_NODE : NODE;
+}
+
+/** Recurses once per nesting level; `path` is a stack for errors. */
+function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[], ctx: Ctx): Walked {
   if (t.kind === 'untyped') return setUntyped(v, here);
   const e = effective(t, v);
   if (e === 'leaf' || (e !== 'granularUntyped' && e.kind === 'scalar')) {
     here.insert();
-    return true;
+    return LEAF;
   }
   if (e !== 'granularUntyped' && e.kind === 'list') {
     if (e.relationship === 'atomic') {
       here.insert();
-      return true;
+      return LEAF;
     }
-    if (!Array.isArray(v)) return false;
+    if (!Array.isArray(v)) return nodeOf(v);
     const pes = v.map((item, i) => listItemPathElement(e, item, ctx, path, i));
-    // repeats are found by the element's JSON (not its FieldsV1 key), as they always were
-    const ids = pes.map((pe) => JSON.stringify(pe));
+    // repeats are found by the element's identity (its JSON, not its FieldsV1 key), as they always were
+    const ids = pes.map(elementId);
     const seen = new Map<string, number>();
     for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
     const et = typeOf(elemSchema(e, ctx), ctx.defs);
@@ -180,32 +228,36 @@ function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[],
         continue;
       }
       path.push(pe);
-      const leaf = walkSet(v[i], et, child, path, ctx);
+      const walked = walkSet(v[i], et, child, path, ctx);
       path.pop();
-      if (!leaf) child.insert();
+      if (walked !== LEAF) child.insert();
     }
-    return false;
+    return NODE;
   }
   // maps (typed or deduced)
   if (e !== 'granularUntyped' && e.kind === 'map' && e.atomic) {
     here.insert();
-    return true;
+    return LEAF;
   }
-  if (!isObject(v)) return false;
-  for (const k of Object.keys(v)) {
+  if (!isObject(v)) return NODE;
+  const keys = Object.keys(v);
+  for (const k of keys) {
     const val = v[k];
     const { type, declared } = fieldType(e, k, ctx);
     const pe = { field: k };
+    if (type.kind === 'scalar') {
+      // a leaf records itself (walkSet's first branch), without a cursor for it
+      here.insertChild(0, `f:${k}`, pe);
+      continue;
+    }
     const child = here.at(pe);
     path.push(pe);
-    const leaf = walkSet(val, type, child, path, ctx);
+    const walked = walkSet(val, type, child, path, ctx);
     path.pop();
-    if (!leaf) {
-      if (val === null || (isObject(val) && !hasAnyKey(val))) child.insert();
-      else if (!declared) child.insert();
-    }
+    // a declared field is a member when it is null or an empty map, an undeclared one always
+    if (walked !== LEAF && (val === null || walked === EMPTY_NODE || !declared)) child.insert();
   }
-  return false;
+  return keys.length === 0 ? EMPTY_NODE : NODE;
 }
 
 /**
@@ -213,22 +265,25 @@ function walkSet(v: unknown, t: TypeNode, here: PathCursor, path: PathElement[],
  * a map's as well as a leaf's, inserted in the order the recursive walk inserts them. Preserved
  * fields may nest 10,000 deep.
  */
-function setUntyped(v: unknown, here: PathCursor): boolean {
+function setUntyped(v: unknown, here: PathCursor): Walked {
   if (!isObject(v)) {
     here.insert();
-    return true;
+    return LEAF;
   }
   const queue: [JsonObject, PathCursor][] = [[v, here]];
+  let rootKeys = 0;
   for (let i = 0; i < queue.length; i++) {
     const [map, at] = queue[i];
-    for (const k of Object.keys(map)) {
+    const keys = Object.keys(map);
+    if (i === 0) rootKeys = keys.length;
+    for (const k of keys) {
       const child = at.at({ field: k });
       child.insert();
       const val = map[k];
       if (isObject(val)) queue.push([val, child]);
     }
   }
-  return false;
+  return rootKeys === 0 ? EMPTY_NODE : NODE;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -252,10 +307,17 @@ const ADDED = 0;
 const MODIFIED = 1;
 const REMOVED = 2;
 
+const NO_CHANGE = -1;
+
+function leafChange(l: unknown, r: unknown): typeof ADDED | typeof MODIFIED | typeof REMOVED | typeof NO_CHANGE {
+  if (l === MISSING) return ADDED;
+  if (r === MISSING) return REMOVED;
+  return jsonEqual(l, r) ? NO_CHANGE : MODIFIED;
+}
+
 function compareLeaf(l: unknown, r: unknown, here: PathCursor): void {
-  if (l === MISSING) here.insert(ADDED);
-  else if (r === MISSING) here.insert(REMOVED);
-  else if (!jsonEqual(l, r)) here.insert(MODIFIED);
+  const change = leafChange(l, r);
+  if (change !== NO_CHANGE) here.insert(change);
 }
 
 /**
@@ -311,15 +373,28 @@ function walkCompare(l: unknown, r: unknown, t: TypeNode, here: PathCursor, path
     const rm = isObject(r) ? r : {};
     for (const k of lk) {
       const pe = { field: k };
+      const type = fieldType(node, k, ctx).type;
+      const rv = Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING;
+      if (type.kind === 'scalar') {
+        // a leaf (a 100,000-key map is all leaves): compareLeaf without a cursor for it
+        const change = leafChange(lm[k], rv);
+        if (change !== NO_CHANGE) here.insertChild(change, `f:${k}`, pe);
+        continue;
+      }
       path.push(pe);
-      walkCompare(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, here.at(pe), path, ctx);
+      walkCompare(lm[k], rv, type, here.at(pe), path, ctx);
       path.pop();
     }
     for (const k of rk) {
       if (Object.prototype.hasOwnProperty.call(lm, k)) continue;
       const pe = { field: k };
+      const type = fieldType(node, k, ctx).type;
+      if (type.kind === 'scalar') {
+        here.insertChild(ADDED, `f:${k}`, pe);
+        continue;
+      }
       path.push(pe);
-      walkCompare(MISSING, rm[k], fieldType(node, k, ctx).type, here.at(pe), path, ctx);
+      walkCompare(MISSING, rm[k], type, here.at(pe), path, ctx);
       path.pop();
     }
   }
@@ -385,7 +460,7 @@ function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, igno
       path.pop();
     }
   }
-  if (content === undefined) return member ? {} : undefined;
+  if (content === undefined) return member ? FIELDS_V1_LEAF : undefined;
   return content;
 }
 
@@ -397,15 +472,15 @@ function emitElement(r: unknown, t: TypeNode, pe: PathElement, key: string, igno
 function emitUntyped(r: unknown): JsonObject {
   const entriesOf = (v: unknown): string[] => (isObject(v) ? Object.keys(v).sort(compareStrings) : []);
   const rootKeys = entriesOf(r);
-  if (rootKeys.length === 0) return {};
-  const root: JsonObject = { '.': {} };
+  if (rootKeys.length === 0) return FIELDS_V1_LEAF;
+  const root: JsonObject = { '.': FIELDS_V1_LEAF };
   const pending: [JsonObject, string[], JsonObject][] = [[r as JsonObject, rootKeys, root]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, keys, out] = next;
     for (const k of keys) {
       const child = value[k];
       const childKeys = entriesOf(child);
-      const emitted: JsonObject = childKeys.length === 0 ? {} : { '.': {} };
+      const emitted: JsonObject = childKeys.length === 0 ? FIELDS_V1_LEAF : { '.': FIELDS_V1_LEAF };
       out[`f:${k}`] = emitted;
       if (childKeys.length > 0) pending.push([child as JsonObject, childKeys, emitted]);
     }
@@ -421,9 +496,16 @@ function emitFields(rm: JsonObject, keys: string[], node: TypeNode | 'granularUn
   let out: JsonObject | undefined;
   for (const f of keys.sort(compareStrings)) {
     const key = `f:${f}`;
-    const v = emitElement(rm[f], fieldType(node, f, ctx).type, { field: f }, key, ignored, strip, path, ctx);
+    const type = fieldType(node, f, ctx).type;
+    if (type.kind === 'scalar') {
+      // emitElement of a leaf, without the call: an ignored or stripped leaf has no entry
+      if (ignored?.members.has(key) || strip?.members.has(key)) continue;
+      (out ??= self ? { '.': FIELDS_V1_LEAF } : {})[key] = FIELDS_V1_LEAF;
+      continue;
+    }
+    const v = emitElement(rm[f], type, { field: f }, key, ignored, strip, path, ctx);
     if (v === SHARED_ELEMENT) return v;
-    if (v !== undefined) (out ??= self ? { '.': {} } : {})[key] = v;
+    if (v !== undefined) (out ??= self ? { '.': FIELDS_V1_LEAF } : {})[key] = v;
   }
   return out;
 }
@@ -441,16 +523,39 @@ function emitItems(list: unknown[], node: Extract<TypeNode, { kind: 'list' }>, i
     keys.add(key);
     const v = emitElement(item, et, pe, key, ignored, strip, path, ctx);
     if (v === SHARED_ELEMENT) return v;
-    if (v !== undefined) (out ??= self ? { '.': {} } : {})[key] = v;
+    if (v !== undefined) (out ??= self ? { '.': FIELDS_V1_LEAF } : {})[key] = v;
   }
   return out;
+}
+
+/**
+ * A list item's identity within its list: equal exactly when JSON.stringify of the path elements
+ * is, built without it (a JSON text per item costs microseconds; lists may hold thousands):
+ * strings and names length-prefixed, other values as their JSON text (which delimits itself).
+ */
+function elementId(pe: PathElement): string {
+  if ('key' in pe) {
+    let s = 'k';
+    for (const [n, v] of pe.key) s += `${n.length}:${n}${valueId(v)}`;
+    return s;
+  }
+  if ('value' in pe) return `v${valueId(pe.value)}`;
+  return 'field' in pe ? `f${pe.field}` : `i${pe.index}`;
+}
+
+function valueId(v: unknown): string {
+  if (typeof v === 'string') return `s${v.length}:${v}`;
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  // numbers end with `;` (their text has none); JSON of objects, lists and null delimits itself
+  if (typeof v === 'number') return `n${JSON.stringify(v)};`;
+  return v === undefined ? 'u' : `j${JSON.stringify(v)}`;
 }
 
 function indexList(t: Extract<TypeNode, { kind: 'list' }>, list: unknown[], path: PathElement[], ctx: Ctx): Map<string, { pe: PathElement; item: unknown }> {
   const out = new Map<string, { pe: PathElement; item: unknown }>();
   list.forEach((item, i) => {
     const pe = listItemPathElement(t, item, ctx, path, i);
-    const k = JSON.stringify(pe);
+    const k = elementId(pe);
     if (!out.has(k)) out.set(k, { pe, item });
   });
   return out;
@@ -460,99 +565,143 @@ function indexList(t: Extract<TypeNode, { kind: 'list' }>, list: unknown[], path
 // Merge (apply): the applied configuration wins on every leaf it sets; associative lists and
 // granular maps merge item by item.
 
-export function merge(lhs: unknown, rhs: unknown, schema: Schema | undefined, defs: Definitions): unknown {
-  return walkMerge(lhs, rhs, typeOf(schema, defs), [], { defs });
+/**
+ * The containers merge made, each mapped to whether it is clean: no null map entry and nothing
+ * but scalars and clean containers it made below it (apply leaves those as they are).
+ */
+export type FreshContainers = WeakMap<object, boolean>;
+
+/** Whether a value put into a fresh container keeps it clean. */
+function keepsClean(v: unknown, fresh: FreshContainers): boolean {
+  return typeof v !== 'object' || (v !== null && fresh.get(v) === true);
+}
+
+/**
+ * The merged value. It shares leaves, atomic values and preserved subtrees with `lhs` and `rhs`;
+ * the containers it makes itself are recorded in `fresh` when given (apply changes only those in place).
+ */
+export function merge(lhs: unknown, rhs: unknown, schema: Schema | undefined, defs: Definitions, fresh?: FreshContainers): unknown {
+  return walkMerge(lhs, rhs, typeOf(schema, defs), [], { defs, fresh });
+}
+
+/** Sets `out[k]`, as an own property even for `__proto__`. */
+function putKey(out: JsonObject, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
 }
 
 /** Recurses once per nesting level of typed data (untyped data is merged without recursion); `path` is a stack for errors. */
 function walkMerge(l: unknown, r: unknown, t: TypeNode, path: PathElement[], ctx: Ctx): unknown {
-  if (t.kind === 'untyped') return mergeUntyped(l, r);
-  const node = t;
-  const keepRHS = (): unknown => (r !== MISSING ? r : l);
-
-  if (node.kind === 'scalar') return keepRHS();
-  if (node.kind === 'list') {
-    if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) return keepRHS();
-    if (!Array.isArray(l) && !Array.isArray(r)) return keepRHS();
-    const ll = Array.isArray(l) ? l : [];
-    const rl = Array.isArray(r) ? r : [];
-    const lIdx = indexList(node, ll, path, ctx);
-    const rIdx = indexList(node, rl, path, ctx);
-    const et = typeOf(elemSchema(node, ctx), ctx.defs);
-    const out: unknown[] = [];
-    const mergeItem = (k: string, pe: PathElement): void => {
-      path.push(pe);
-      const v = walkMerge(lIdx.get(k)?.item, rIdx.get(k)?.item, et, path, ctx);
-      path.pop();
-      if (v !== MISSING) out.push(v);
-    };
-    // upstream's ordering: RHS order, with LHS-only items kept where they were
-    const lOrder = [...lIdx.keys()];
-    const rOrder = [...rIdx.keys()];
-    const shared = rOrder.filter((k) => lIdx.has(k));
-    let sharedAt = 0; // a cursor, not shift(): shift is O(n) per call on a large array
-    const nextShared = (): string | undefined => (sharedAt < shared.length ? shared[sharedAt++] : undefined);
-    let next: string | undefined = nextShared();
-    let li = 0;
-    let ri = 0;
-    while (li < lOrder.length || ri < rOrder.length) {
-      if (li < lOrder.length && ri < rOrder.length) {
-        const lk = lOrder[li];
-        if (lk === rOrder[ri]) {
-          mergeItem(lk, lIdx.get(lk)!.pe);
-          li++;
-          ri++;
-          next = nextShared();
-          continue;
-        }
-        if (rIdx.has(lk) && next !== undefined && next !== lk) {
-          li++;
-          continue;
-        }
-      }
-      if (li < lOrder.length) {
-        const lk = lOrder[li];
-        if (!rIdx.has(lk)) {
-          mergeItem(lk, lIdx.get(lk)!.pe);
-          li++;
-          continue;
-        }
-      }
-      if (ri < rOrder.length) {
-        const rk = rOrder[ri];
-        mergeItem(rk, rIdx.get(rk)!.pe);
-        ri++;
-        if (next !== undefined && next === rk) next = nextShared();
-      }
-    }
-    return out.length > 0 ? out : MISSING;
-  }
-  if (atomicMap(node)) return keepRHS();
+  if (t.kind === 'untyped') return mergeUntyped(l, r, ctx.fresh);
+  // the applied value wins on leaves (no closure per call: this runs per key of a map)
+  if (t.kind === 'scalar') return r !== MISSING ? r : l;
+  if (t.kind === 'list') return mergeList(l, r, t, path, ctx);
+  if (atomicMap(t)) return r !== MISSING ? r : l;
   const lk = mapKeys(l);
   const rk = mapKeys(r);
-  if (lk.length === 0 && rk.length === 0) return keepRHS();
+  if (lk.length === 0 && rk.length === 0) return r !== MISSING ? r : l;
   const lm = isObject(l) ? l : {};
   const rm = isObject(r) ? r : {};
   const out: JsonObject = {};
+  const fresh = ctx.fresh;
+  let clean = true;
   let size = 0;
-  const put = (k: string, v: unknown): void => {
-    if (v === MISSING) return;
-    size++;
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
-  };
   for (const k of lk) {
-    path.push({ field: k });
-    put(k, walkMerge(lm[k], Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING, fieldType(node, k, ctx).type, path, ctx));
-    path.pop();
+    const type = fieldType(t, k, ctx).type;
+    const rv = Object.prototype.hasOwnProperty.call(rm, k) ? rm[k] : MISSING;
+    let v: unknown;
+    if (type.kind === 'scalar') v = rv !== MISSING ? rv : lm[k];
+    else {
+      path.push({ field: k });
+      v = walkMerge(lm[k], rv, type, path, ctx);
+      path.pop();
+    }
+    if (v === MISSING) continue;
+    size++;
+    if (fresh && clean && !keepsClean(v, fresh)) clean = false;
+    putKey(out, k, v);
   }
   for (const k of rk) {
     if (Object.prototype.hasOwnProperty.call(lm, k)) continue;
-    path.push({ field: k });
-    put(k, walkMerge(MISSING, rm[k], fieldType(node, k, ctx).type, path, ctx));
-    path.pop();
+    const type = fieldType(t, k, ctx).type;
+    let v: unknown;
+    if (type.kind === 'scalar') v = rm[k];
+    else {
+      path.push({ field: k });
+      v = walkMerge(MISSING, rm[k], type, path, ctx);
+      path.pop();
+    }
+    if (v === MISSING) continue;
+    size++;
+    if (fresh && clean && !keepsClean(v, fresh)) clean = false;
+    putKey(out, k, v);
   }
+  fresh?.set(out, clean);
   return size > 0 ? out : MISSING;
+}
+
+/** walkMerge of a list: atomic lists as leaves, associative ones item by item in upstream's order. */
+function mergeList(l: unknown, r: unknown, node: Extract<TypeNode, { kind: 'list' }>, path: PathElement[], ctx: Ctx): unknown {
+  if (node.relationship === 'atomic' || (isEmptyList(l) && isEmptyList(r))) return r !== MISSING ? r : l;
+  if (!Array.isArray(l) && !Array.isArray(r)) return r !== MISSING ? r : l;
+  const ll = Array.isArray(l) ? l : [];
+  const rl = Array.isArray(r) ? r : [];
+  const lIdx = indexList(node, ll, path, ctx);
+  const rIdx = indexList(node, rl, path, ctx);
+  const et = typeOf(elemSchema(node, ctx), ctx.defs);
+  const out: unknown[] = [];
+  const fresh = ctx.fresh;
+  let clean = true;
+  const mergeItem = (k: string, pe: PathElement): void => {
+    path.push(pe);
+    const v = walkMerge(lIdx.get(k)?.item, rIdx.get(k)?.item, et, path, ctx);
+    path.pop();
+    if (v === MISSING) return;
+    // null items stay in lists (only map entries are dropped)
+    if (fresh && clean && v !== null && !keepsClean(v, fresh)) clean = false;
+    out.push(v);
+  };
+  // upstream's ordering: RHS order, with LHS-only items kept where they were
+  const lOrder = [...lIdx.keys()];
+  const rOrder = [...rIdx.keys()];
+  const shared = rOrder.filter((k) => lIdx.has(k));
+  let sharedAt = 0; // a cursor, not shift(): shift is O(n) per call on a large array
+  const nextShared = (): string | undefined => (sharedAt < shared.length ? shared[sharedAt++] : undefined);
+  let next: string | undefined = nextShared();
+  let li = 0;
+  let ri = 0;
+  while (li < lOrder.length || ri < rOrder.length) {
+    if (li < lOrder.length && ri < rOrder.length) {
+      const lk = lOrder[li];
+      if (lk === rOrder[ri]) {
+        mergeItem(lk, lIdx.get(lk)!.pe);
+        li++;
+        ri++;
+        next = nextShared();
+        continue;
+      }
+      if (rIdx.has(lk) && next !== undefined && next !== lk) {
+        li++;
+        continue;
+      }
+    }
+    if (li < lOrder.length) {
+      const lk = lOrder[li];
+      if (!rIdx.has(lk)) {
+        mergeItem(lk, lIdx.get(lk)!.pe);
+        li++;
+        continue;
+      }
+    }
+    if (ri < rOrder.length) {
+      const rk = rOrder[ri];
+      mergeItem(rk, rIdx.get(rk)!.pe);
+      ri++;
+      if (next !== undefined && next === rk) next = nextShared();
+    }
+  }
+  fresh?.set(out, clean);
+  return out.length > 0 ? out : MISSING;
 }
 
 /**
@@ -593,10 +742,12 @@ function compareUntyped(l: unknown, r: unknown, here: PathCursor): void {
  * keys first, then the new RHS keys), anything else keeps the RHS. Preserved fields may nest
  * 10,000 deep, deeper than a recursive walk's frames fit in the stack.
  */
-function mergeUntyped(l: unknown, r: unknown): unknown {
+function mergeUntyped(l: unknown, r: unknown, fresh: FreshContainers | undefined): unknown {
   const mergeable = (a: unknown, b: unknown): a is JsonObject => a !== b && isObject(a) && isObject(b) && (Object.keys(a).length > 0 || Object.keys(b).length > 0);
   if (l === MISSING || r === MISSING || !mergeable(l, r)) return r !== MISSING ? r : l;
   const root: JsonObject = {};
+  // made here, but holding shared values: never clean
+  fresh?.set(root, false);
   const pending: [JsonObject, JsonObject, JsonObject][] = [[l, r as JsonObject, root]];
   const put = (out: JsonObject, k: string, v: unknown): void => {
     if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -609,6 +760,7 @@ function mergeUntyped(l: unknown, r: unknown): unknown {
         put(out, k, lm[k]);
       } else if (mergeable(lm[k], rm[k])) {
         const child: JsonObject = {};
+        fresh?.set(child, false);
         put(out, k, child);
         pending.push([lm[k] as JsonObject, rm[k] as JsonObject, child]);
       } else put(out, k, rm[k]);

@@ -49,7 +49,15 @@ function resolve(schema: Schema, shapes: Record<string, Schema>): Resolved {
 }
 
 function isEmptyCollection(v: unknown): boolean {
-  return Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isObj(v)) return false;
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) return false;
+  return true;
+}
+
+/** Nothing under a value of this schema can be left out: no properties, items or map values to look into (strings, numbers, ...). */
+function isLeafSchema(s: Schema): boolean {
+  return s.properties === undefined && s.items === undefined && !isObj(s.additionalProperties) && s.$ref === undefined;
 }
 
 /** A map (`additionalProperties` without properties) or a list: what omitempty can leave out. */
@@ -87,7 +95,8 @@ function walk(value: unknown, at: Resolved, shapes: Record<string, Schema>): voi
     if (Array.isArray(v)) {
       if (schema.items) {
         const items = resolve(schema.items, shapes);
-        for (const item of v) work.push([item, items]);
+        if (isLeafSchema(items.schema) && (items.name === undefined || !SCHEMA_UNIONS.has(items.name))) continue;
+        for (const item of v) if (typeof item === 'object' && item !== null) work.push([item, items]);
       }
       continue;
     }
@@ -98,8 +107,9 @@ function walk(value: unknown, at: Resolved, shapes: Record<string, Schema>): voi
       for (const [key, propSchema] of Object.entries(schema.properties)) {
         const field = v[key];
         if (field === undefined || field === null) continue;
+        if (typeof field !== 'object') continue;
         const prop = resolve(propSchema, shapes);
-        if (isEmptyCollection(field) && isMapOrList(prop.schema) && !required.includes(key) && !kept?.includes(key)) {
+        if (isMapOrList(prop.schema) && !required.includes(key) && !kept?.includes(key) && isEmptyCollection(field)) {
           delete v[key];
           continue;
         }
@@ -109,7 +119,13 @@ function walk(value: unknown, at: Resolved, shapes: Record<string, Schema>): voi
     }
     if (isObj(schema.additionalProperties)) {
       const values = resolve(schema.additionalProperties, shapes);
-      for (const field of Object.values(v)) work.push([field, values]);
+      // a map of strings (a ConfigMap's data: up to 1 MiB of keys) has nothing to leave out below it
+      if (isLeafSchema(values.schema) && (values.name === undefined || !SCHEMA_UNIONS.has(values.name))) continue;
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const field = v[k];
+        if (typeof field === 'object' && field !== null) work.push([field, values]);
+      }
     }
   }
 }

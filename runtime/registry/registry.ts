@@ -35,7 +35,7 @@ export class Registry {
   ) {
     this.featureGates = { ...(options.featureGates ?? {}) };
     for (const r of resources) {
-      const store = new Store(this, storage, r.descriptor, r.validator, strategyFor(r.descriptor.kind, this.featureGates), options);
+      const store = new Store(this, storage, r.descriptor, r.validator, strategyFor(r.descriptor.kind, this.featureGates, r.descriptor.group), options);
       this.stores.set(storeKey(r.descriptor.group, r.descriptor.plural), store);
     }
   }

@@ -80,6 +80,8 @@ export interface DeleteOptions {
 export interface WriteResult {
   object: Obj;
   warnings: string[];
+  /** An update that created the object (strategy.allowCreateOnUpdate): upstream answers 201. */
+  created?: boolean;
 }
 
 export type DeleteResult =
@@ -192,17 +194,21 @@ export class Store {
     this.resource = { group: descriptor.group, plural: descriptor.plural };
     this.apiVersion = apiVersionOf(descriptor);
     this.hasStatus = descriptor.subresources.includes('status');
-    this.converter = options.converter ?? (options.storageApiVersion !== undefined ? API_VERSION_ONLY : undefined);
+    // Objects kept under another resource's keys (strategy.storedWith) are read and written through its converter.
+    if (strategy.storedWith) this.options = { ...options, storageApiVersion: strategy.storedWith.apiVersion, converter: strategy.storedWith.converter };
+    this.converter = this.options.converter ?? (this.options.storageApiVersion !== undefined ? API_VERSION_ONLY : undefined);
   }
 
   // ---------------------------------------------------------------- keys and codec
 
   key(namespace: string | undefined, name: string): string {
-    return objectKey(this.descriptor.group, this.descriptor.plural, this.descriptor.namespaced ? namespace : undefined, name);
+    const stored = this.strategy.storedWith ?? this.descriptor;
+    return objectKey(stored.group, stored.plural, this.descriptor.namespaced ? namespace : undefined, name);
   }
 
   prefix(namespace: string | undefined): string {
-    return objectPrefix(this.descriptor.group, this.descriptor.plural, this.descriptor.namespaced ? namespace : undefined);
+    const stored = this.strategy.storedWith ?? this.descriptor;
+    return objectPrefix(stored.group, stored.plural, this.descriptor.namespaced ? namespace : undefined);
   }
 
   /** Parses a stored value and stamps its resourceVersion (custom resources: at the apiVersion stored). */
@@ -558,7 +564,7 @@ export class Store {
       old,
       obj,
       { manager: opts.fieldManager ?? '', apiVersion: this.apiVersion, subresource: opts.subresource, now: new Date(), ignoredFields: this.ignoredFields(opts.subresource) },
-      shapes[this.descriptor.kind],
+      shapes[this.descriptor.shape ?? this.descriptor.kind],
       shapes,
     ) as Obj;
     const mf = metaOf(next).managedFields;
@@ -604,7 +610,7 @@ export class Store {
     if (this.hasStatus && isObj(obj.status) && Object.keys(obj.status).length === 0) delete obj.status;
     const errs = [...this.validator.validate(obj), ...(this.strategy.validate?.(obj) ?? [])];
     if (errs.length) throw this.invalid(m.name ?? '', errs);
-    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.kind, this.options.shapes, this.converter !== undefined);
+    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.shape ?? this.descriptor.kind, this.options.shapes, this.converter !== undefined);
     obj = this.trackManagedFields(undefined, obj, opts);
     const mm = meta(obj);
     if (this.descriptor.namespaced) await this.registry.admitNamespace(ns ?? '', this.resource, mm.name ?? '');
@@ -669,6 +675,12 @@ export class Store {
     this.pruneUnknown(obj, opts.fieldValidation ?? 'Warn', warnings);
 
     const current = await this.read(ns, name);
+    if (!current && this.strategy.allowCreateOnUpdate && opts.subresource === undefined) {
+      // Upstream's AllowCreateOnUpdate: a PUT of a missing object creates it (storage ignores the body's resourceVersion).
+      delete m.resourceVersion;
+      const created = await this.create(namespace, obj, opts);
+      return { object: created.object, warnings: [...warnings, ...created.warnings], created: true };
+    }
     if (!current) throw ApiError.notFound(this.resource, name);
     const old = current.obj;
     const oldMeta = metaOf(old);
@@ -722,7 +734,7 @@ export class Store {
 
     const errs = [...this.validator.validateUpdate(obj, old), ...(this.strategy.validateUpdate?.(obj, old) ?? [])];
     if (errs.length) throw this.invalid(name, errs);
-    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.kind, this.options.shapes, this.converter !== undefined);
+    if (this.options.shapes) dropEmptyOmitted(obj, this.descriptor.shape ?? this.descriptor.kind, this.options.shapes, this.converter !== undefined);
     obj = this.trackManagedFields(old, obj, opts);
     m = meta(obj);
     if (opts.admit) {

@@ -4,14 +4,29 @@
 import type { FieldError } from '../schema/types.ts';
 import type { Obj } from './object.ts';
 import type { Registry } from './registry.ts';
-import type { Store, DeleteOptions, DeleteResult } from './store.ts';
+import type { Store, DeleteOptions, DeleteResult, ObjectConverter } from './store.ts';
 
 export interface StrategyContext {
   registry: Registry;
   store: Store;
 }
 
+/**
+ * Another resource whose storage keys hold this resource's objects (upstream's cohabitating
+ * resources: events.cluster.io Events are core v1 Events), at `apiVersion`, converted by `converter`.
+ */
+export interface SharedStorage {
+  group: string;
+  plural: string;
+  apiVersion: string;
+  converter: ObjectConverter;
+}
+
 export interface Strategy {
+  /** Upstream's AllowCreateOnUpdate: a PUT of an object that does not exist creates it (Event). */
+  allowCreateOnUpdate?: boolean;
+  /** The objects live under another resource's keys and are converted to and from its version. */
+  storedWith?: SharedStorage;
   /** Before defaulting and validation on create (after server-owned metadata is set). */
   prepareForCreate?(obj: Obj): void;
   /** Before defaulting and validation on update through the main endpoint. */

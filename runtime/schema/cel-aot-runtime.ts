@@ -27,9 +27,10 @@ function bail(): never {
   throw BAIL;
 }
 
-/** A present, non-null field or map value (CEL values drop null fields). */
+/** A present, non-null field or map value (CEL values drop null fields); an absent one costs one read. */
 function present(o: Record<string, unknown>, k: string): boolean {
-  return hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
+  const v = o[k];
+  return v !== undefined && v !== null && hasOwn(o, k);
 }
 
 export const A = {
@@ -50,7 +51,9 @@ export const A = {
   },
   /** `o.k` of an object or a map: an absent field is CEL's `no such key` error. */
   sel(o: unknown, k: string): unknown {
-    return isObject(o) && present(o, k) ? o[k] : bail();
+    if (!isObject(o)) return bail();
+    const v = o[k];
+    return v !== undefined && v !== null && hasOwn(o, k) ? v : bail();
   },
   /** `has(o.k)`. */
   has(o: unknown, k: string): boolean {

@@ -40,7 +40,7 @@ const values: unknown[] = [
   { count: 0 }, { count: 3 }, { count: -1 }, { count: 2 ** 60 }, { count: 'x' }, { on: true }, { on: false }, { on: 'true' },
   { when: '2024-01-01T00:00:00Z' }, { data: { a: 'x', b: 'y' } }, { data: { a: null } }, { data: {} }, { tags: ['a', 'b'] }, { tags: [] },
   { tags: ['a', 1] }, { set: ['a', 'b'] }, { refs: [{ name: 'a' }, { name: 'b', namespace: 'n' }] }, { refs: [{}] },
-  { ref: { name: 'x', namespace: 'y' } }, { ref: { name: '' } }, { ref: 'x' },
+  { ref: { name: 'x', namespace: 'y' } }, { ref: { name: '' } }, { ref: 'x' }, { name: 'a\rb' }, { name: 'a\nb' }, { name: 'a.b' },
 ];
 
 /** [rule, compiles, old values to try (transition rules)] */
@@ -51,6 +51,8 @@ const rules: [string, boolean][] = [
   ["!has(self.name) || self.name.size() <= 3", true],
   ["!has(self.name) || self.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')", true],
   ["!has(self.name) || self.name.matches('^[[:alpha:]]+$')", true],
+  ["!has(self.name) || !self.name.matches('^a.b$')", true],
+  ["!has(self.name) || self.name.matches('^[^.]+[.].+$')", true],
   ["!has(self.name) || self.name in ['abc', 'ABC']", true],
   ["!has(self.count) || (self.count >= 0 && self.count <= 5)", true],
   ['!has(self.on) || !self.on', true],
@@ -104,7 +106,7 @@ describe('CEL rules compiled to JavaScript, with the interpreter as the referenc
     ['^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$', true],
     ['^(\\[[^\\]]*\\]|[^:\\[\\]]*):[^:\\[\\]]*$', true],
     ['^a{2,3}$', true],
-    ['^metadata\\.(annotations|labels)\\[.+\\]$', false],
+    ['^metadata\\.(annotations|labels)\\[.+\\]$', true],
     ['^eui.[[:alnum:]]{16}$', false],
     ['iqn\\.\\d{4}', false],
     ['^a\\s$', false],

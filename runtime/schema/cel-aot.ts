@@ -18,7 +18,8 @@ type Prim = 'string' | 'int' | 'bool';
 /** A static type: a schema shape, or a literal list (its elements' type when all agree). */
 type T = Shape | { k: 'literalList'; items: Prim | null };
 
-interface Compiled { code: string; t: T }
+/** `sure`: the code yields a JS value of its primitive type whatever the input (no run-time assertion needed). */
+interface Compiled { code: string; t: T; sure?: boolean }
 
 const STRING: T = { k: 'string' };
 const INT: T = { k: 'int' };
@@ -34,6 +35,7 @@ function unsupported(what: string): never {
 
 /** The value asserted to its primitive type at run time. */
 function asserted(c: Compiled): string {
+  if (c.sure && prim(c.t) !== null) return c.code;
   switch (prim(c.t)) {
     case 'string': return `A.S(${c.code})`;
     case 'int': return `A.I(${c.code})`;
@@ -64,9 +66,9 @@ class RuleCompiler {
         const sel = n.children[0];
         if (sel?.op !== '.') unsupported('has() of a non-field');
         const base = this.compile(sel.children[0]);
-        return { code: `A.has(${base.code}, ${JSON.stringify(this.fieldKey(base.t, sel.name ?? ''))})`, t: BOOL };
+        return { code: `A.has(${base.code}, ${JSON.stringify(this.fieldKey(base.t, sel.name ?? ''))})`, t: BOOL, sure: true };
       }
-      case '!_': return { code: `!${need(this.compile(n.children[0]), 'bool')}`, t: BOOL };
+      case '!_': return { code: `!${need(this.compile(n.children[0]), 'bool')}`, t: BOOL, sure: true };
       case '-_': {
         const c = n.children[0];
         if (c.op !== 'value' || typeof c.value !== 'bigint') unsupported('negation');
@@ -75,14 +77,14 @@ class RuleCompiler {
       case '&&':
       case '||': {
         const [a, b] = n.children.map((c) => need(this.compile(c), 'bool'));
-        return { code: `(${a} ${n.op} ${b})`, t: BOOL };
+        return { code: `(${a} ${n.op} ${b})`, t: BOOL, sure: true };
       }
       case '?:': {
         const cond = need(this.compile(n.children[0]), 'bool');
         const a = this.compile(n.children[1]);
         const b = this.compile(n.children[2]);
         const t = prim(a.t) !== null && prim(a.t) === prim(b.t) ? a.t : sameKind(a.t, b.t) ? a.t : unsupported('?: of two types');
-        return { code: `(${cond} ? ${a.code} : ${b.code})`, t };
+        return { code: `(${cond} ? ${a.code} : ${b.code})`, t, sure: a.sure === true && b.sure === true && prim(t) !== null };
       }
       case '==':
       case '!=': return this.equality(n);
@@ -91,11 +93,11 @@ class RuleCompiler {
       case '>':
       case '>=': {
         const [a, b] = n.children.map((c) => need(this.compile(c), 'int'));
-        return { code: `(${a} ${n.op} ${b})`, t: BOOL };
+        return { code: `(${a} ${n.op} ${b})`, t: BOOL, sure: true };
       }
       case '+': {
         const [a, b] = n.children.map((c) => need(this.compile(c), 'string'));
-        return { code: `(${a} + ${b})`, t: STRING };
+        return { code: `(${a} + ${b})`, t: STRING, sure: true };
       }
       case 'in': return this.membership(n);
       case 'list': {
@@ -119,9 +121,9 @@ class RuleCompiler {
   }
 
   private literal(v: unknown): Compiled {
-    if (typeof v === 'string') return { code: JSON.stringify(v), t: STRING };
-    if (typeof v === 'boolean') return { code: String(v), t: BOOL };
-    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return { code: `(${String(v)})`, t: INT };
+    if (typeof v === 'string') return { code: JSON.stringify(v), t: STRING, sure: true };
+    if (typeof v === 'boolean') return { code: String(v), t: BOOL, sure: true };
+    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return { code: `(${String(v)})`, t: INT, sure: true };
     return unsupported('literal');
   }
 
@@ -142,18 +144,18 @@ class RuleCompiler {
   private equality(n: AstView): Compiled {
     const [a, b] = n.children.map((c) => this.compile(c));
     const pa = prim(a.t);
-    if (pa !== null && pa === prim(b.t)) return { code: `(${asserted(a)} ${n.op === '==' ? '===' : '!=='} ${asserted(b)})`, t: BOOL };
+    if (pa !== null && pa === prim(b.t)) return { code: `(${asserted(a)} ${n.op === '==' ? '===' : '!=='} ${asserted(b)})`, t: BOOL, sure: true };
     if (!sameKind(a.t, b.t)) unsupported('== of two types');
     // equal JSON is equal CEL; anything else is the interpreter's
-    return { code: `${n.op === '!=' ? '!' : ''}A.eq(${a.code}, ${b.code})`, t: BOOL };
+    return { code: `${n.op === '!=' ? '!' : ''}A.eq(${a.code}, ${b.code})`, t: BOOL, sure: true };
   }
 
   private membership(n: AstView): Compiled {
     const [x, c] = n.children.map((ch) => this.compile(ch));
     const s = need(x, 'string');
-    if (c.t.k === 'literalList' && c.t.items === 'string') return { code: `${c.code}.includes(${s})`, t: BOOL };
-    if (c.t.k === 'map') return { code: `A.inMap(${s}, ${c.code})`, t: BOOL };
-    if (c.t.k === 'list' && c.t.items.k === 'string') return { code: `A.inStrings(${s}, ${c.code})`, t: BOOL };
+    if (c.t.k === 'literalList' && c.t.items === 'string') return { code: `${c.code}.includes(${s})`, t: BOOL, sure: true };
+    if (c.t.k === 'map') return { code: `A.inMap(${s}, ${c.code})`, t: BOOL, sure: true };
+    if (c.t.k === 'list' && c.t.items.k === 'string') return { code: `A.inStrings(${s}, ${c.code})`, t: BOOL, sure: true };
     return unsupported('in');
   }
 
@@ -165,17 +167,17 @@ class RuleCompiler {
     switch (`${n.name}/${args.length}`) {
       case 'size/1': {
         const t = recv.t.k;
-        if (t === 'string') return { code: `A.strSize(${recv.code})`, t: INT };
-        if (t === 'list') return { code: `A.L(${recv.code}).length`, t: INT };
-        if (t === 'map') return { code: `A.mapSize(${recv.code})`, t: INT };
+        if (t === 'string') return { code: `A.strSize(${recv.code})`, t: INT, sure: true };
+        if (t === 'list') return { code: `A.L(${recv.code}).length`, t: INT, sure: true };
+        if (t === 'map') return { code: `A.mapSize(${recv.code})`, t: INT, sure: true };
         return unsupported('size');
       }
       case 'startsWith/2':
       case 'endsWith/2':
       case 'contains/2':
         if (n.op !== 'rcall') unsupported(n.name ?? '');
-        return { code: `${need(recv, 'string')}.${n.name === 'contains' ? 'includes' : n.name}(${need(arg, 'string')})`, t: BOOL };
-      case 'lowerAscii/1': return { code: `A.lower(${need(recv, 'string')})`, t: STRING };
+        return { code: `${need(recv, 'string')}.${n.name === 'contains' ? 'includes' : n.name}(${need(arg, 'string')})`, t: BOOL, sure: true };
+      case 'lowerAscii/1': return { code: `A.lower(${need(recv, 'string')})`, t: STRING, sure: true };
       case 'split/2': {
         const sep = n.children[1];
         if (sep.op !== 'value' || typeof sep.value !== 'string' || sep.value === '') unsupported('split');
@@ -185,8 +187,8 @@ class RuleCompiler {
         const p = n.children[1];
         if (n.op !== 'rcall' || p.op !== 'value' || typeof p.value !== 'string') unsupported('matches');
         const js = asciiRegExpSource(p.value);
-        if (js !== null) return { code: `A.matchesAscii(${need(recv, 'string')}, ${JSON.stringify(p.value)}, /${js}/)`, t: BOOL };
-        return { code: `A.matches(${need(recv, 'string')}, ${JSON.stringify(p.value)})`, t: BOOL };
+        if (js !== null) return { code: `A.matchesAscii(${need(recv, 'string')}, ${JSON.stringify(p.value)}, /${js}/)`, t: BOOL, sure: true };
+        return { code: `A.matches(${need(recv, 'string')}, ${JSON.stringify(p.value)})`, t: BOOL, sure: true };
       }
       default: return unsupported(`function ${n.name}`);
     }
@@ -200,7 +202,7 @@ class RuleCompiler {
     const [fmt, x] = validate.children;
     const name = fmt.name;
     if (fmt.op !== 'rcall' || (name !== 'dns1123Subdomain' && name !== 'dns1123Label') || fmt.children.length !== 1 || fmt.children[0].op !== 'value') return null;
-    return { code: `!A.${name}(${need(this.compile(x), 'string')})`, t: BOOL };
+    return { code: `!A.${name}(${need(this.compile(x), 'string')})`, t: BOOL, sure: true };
   }
 
   /** all, exists and filter (the only comprehensions whose loop the view shows unambiguously). */
@@ -227,8 +229,8 @@ class RuleCompiler {
       const [pred, then, other] = step.children;
       const p = need(this.compile(pred), 'bool');
       const isValue = (x: AstView, v: unknown): boolean => x.op === 'value' && x.value === v;
-      if (isValue(then, true) && isValue(other, false) && isValue(init, true)) return { code: `${items}.every((${name}) => ${p})`, t: BOOL };
-      if (isValue(then, true) && isValue(other, false) && isValue(init, false)) return { code: `${items}.some((${name}) => ${p})`, t: BOOL };
+      if (isValue(then, true) && isValue(other, false) && isValue(init, true)) return { code: `${items}.every((${name}) => ${p})`, t: BOOL, sure: true };
+      if (isValue(then, true) && isValue(other, false) && isValue(init, false)) return { code: `${items}.some((${name}) => ${p})`, t: BOOL, sure: true };
       if (then.op === 'accuPush' && then.children[0]?.op === 'id' && then.children[0].value === c.iterVars[0] && other.op === 'accuValue' && init.op === 'list' && init.children.length === 0 && range.t.k === 'list') {
         return { code: `${items}.filter((${name}) => ${p})`, t: range.t };
       }
@@ -243,16 +245,20 @@ class RuleCompiler {
 /**
  * The pattern as a JS RegExp source when it means the same to JS as to RE2 on ASCII text: anchored
  * at both ends, built from literals, escaped punctuation, `\d`, classes of ASCII characters and
- * ranges, groups, `|` and the quantifiers `* + ? {n,m}`; no `.`, `\s`, `\w`, POSIX classes, flags
- * or lookaround (their meanings differ). Null otherwise.
+ * ranges, groups, `|`, the quantifiers `* + ? {n,m}` and `.` (written `[^\n]`: RE2's `.` matches
+ * `\r`, JS's does not); no `\s`, `\w`, POSIX classes, flags or lookaround (their meanings differ).
+ * Null otherwise.
  */
 export function asciiRegExpSource(pattern: string): string | null {
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return null;
   const literal = /[A-Za-z0-9_,:\/=@ -]/;
   let depth = 0;
+  /** Positions of an unescaped `.` outside classes. */
+  const dots: number[] = [];
   for (let i = 1; i < pattern.length - 1; i++) {
     const c = pattern[i];
-    if (c === '\\') {
+    if (c === '.') dots.push(i);
+    else if (c === '\\') {
       const e = pattern[++i];
       if (e === undefined || !/[.\[\]()\\|*+?{}^$d-]/.test(e)) return null;
     } else if (c === '[') {
@@ -284,7 +290,13 @@ export function asciiRegExpSource(pattern: string): string | null {
   } catch {
     return null;
   }
-  return pattern.replace(/\//g, '\\/');
+  let js = '';
+  let from = 0;
+  for (const at of dots) {
+    js += pattern.slice(from, at) + '[^\\n]';
+    from = at + 1;
+  }
+  return (js + pattern.slice(from)).replace(/\//g, '\\/');
 }
 
 /** Two types whose values compare as the same kind of CEL value (never dyn). */

@@ -4,18 +4,29 @@
 // source transpiled and linked as a generated module is, the same answers for every value.
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { compileSchemaModule } from './codegen-module.ts';
+import { compileSchemaModule, compileSharedModule, sharedDefinitionNames } from './codegen-module.ts';
 import { compileSchema } from './index.ts';
-import { linkValidator, type ModuleValidation } from './standalone.ts';
+import { linkValidator, type ModuleValidation, type SharedModule } from './standalone.ts';
+import { A, type CompiledCelFast } from './cel-aot-runtime.ts';
 import type { CompileOptions, Schema } from './types.ts';
 import { builtinCelRuleEngine } from '../cel/index.ts';
 
 /** The module's validation as the generated file declares it, as JavaScript. */
 function moduleValidation(source: string): ModuleValidation {
-  const js = ts.transpileModule(`return function validation(R: any, H: any) {\n${source}\n};`, {
+  const js = ts.transpileModule(`return function validation(R: any, H: any, S: any) {\n${source}\n};`, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
   }).outputText;
   return new Function(js)() as ModuleValidation;
+}
+
+/** A shared module as the generated shared.ts declares it. */
+function sharedModule(names: string[]): SharedModule {
+  const m = compileSharedModule(names, options);
+  const js = ts.transpileModule(`return function validation(R: any, H: any) {\n${m.source}\n};`, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
+  }).outputText;
+  const cel = m.compiledCel.map((f) => new Function('A', ts.transpileModule(`return ${f};`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText)(A) as CompiledCelFast);
+  return { validation: new Function(js)() as SharedModule['validation'], data: m.data, compiledCel: cel };
 }
 
 const definitions: Record<string, Schema> = {
@@ -98,6 +109,26 @@ describe('compileSchemaModule agrees with the runtime compiler', () => {
     expect(fields(off.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual(['gated']);
     expect(fields(on.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual([]);
     expect(fields(off.validate({ name: 'a', sized, replicas: 9 }))).toEqual(['replicas']);
+  });
+
+  it('calls the definitions of a shared module instead of generating them, with the same answers', () => {
+    // two roots reach Name (one schema node) and Sized (four): only Sized is shared at two nodes or more
+    const other: Schema = { type: 'object', properties: { n: { $ref: '#/components/schemas/Name' }, s: { $ref: '#/components/schemas/Sized' } } };
+    expect(sharedDefinitionNames([root, other], definitions, new Set(['Thing']))).toEqual([]);
+    // a root that does not reach Sized keeps it out (a bundle of that root would carry it)
+    expect(sharedDefinitionNames([root, other, { type: 'string' }], definitions, new Set(['Thing']), 2)).toEqual([]);
+    const names = sharedDefinitionNames([root, other], definitions, new Set(['Thing']), 2);
+    expect(names).toEqual(['Sized']);
+    const shared = sharedModule(names);
+    const kind = compileSchemaModule(root, options, new Set(names));
+    expect(kind.source).toMatch(/S\["Sized"\]/);
+    expect(kind.source).not.toMatch(/maxTotalBytes|\/\/ Sized/);
+    const v = linkValidator(moduleValidation(kind.source), kind.data, { ...options, shared });
+    const runtime = compileSchema(root, options);
+    for (const [, object, old] of values) {
+      expect(old === undefined ? v.validate(clone(object)) : v.validateUpdate(clone(object), clone(old)))
+        .toEqual(old === undefined ? runtime.validate(clone(object)) : runtime.validateUpdate(clone(object), clone(old)));
+    }
   });
 
   it('strict: unknown fields in upstream wording, without dropping them', () => {

@@ -5,7 +5,7 @@
 // the few rules that look at their schema). Compiled with no feature gate on, so that a rule a gate
 // lifts is kept and reads the gate when it runs.
 import type { CompileOptions, Schema } from './types.ts';
-import { Generator } from './codegen.ts';
+import { Generator, type SharedDefinitions } from './codegen.ts';
 import { compileTree, type SchemaTree, type TreeNode } from './schema-tree.ts';
 import type { StandaloneData, StructEntry } from './standalone.ts';
 import { hasOwn, isObject } from './rules/util.ts';
@@ -25,10 +25,67 @@ export interface SchemaModule {
   compiledCel: string[];
 }
 
-/** Compiles a schema into a module's source and data; throws SchemaCompileError as compileSchema does. */
-export function compileSchemaModule(schema: Schema, options: CompileOptions = {}): SchemaModule {
+/**
+ * Compiles a schema into a module's source and data; throws SchemaCompileError as compileSchema does.
+ * The definitions named in `shared` are not generated here: the source calls them through `S`, the
+ * functions of the shared module (compileSharedModule of the same names).
+ */
+export function compileSchemaModule(schema: Schema, options: CompileOptions = {}, shared: ReadonlySet<string> = new Set()): SchemaModule {
   const tree = compileTree(schema, { ...options, featureGates: {} });
-  const source = new Generator(tree, true).source();
+  return moduleOf(tree, schema, options, new Generator(tree, true, { names: shared, local: false }).source());
+}
+
+/**
+ * The module of definitions several kinds share (out/validators/shared.ts): its source returns their
+ * functions by name; its data links their closures. Compiled as the definitions of a non-resource
+ * root, so the functions are the same whatever kind calls them (only a resource's root has a metadata check).
+ */
+export function compileSharedModule(names: readonly string[], options: CompileOptions = {}): SchemaModule {
+  const shared: SharedDefinitions = { names: new Set(names), local: true };
+  const root: Schema = { type: 'object', properties: Object.fromEntries([...shared.names].sort().map((n) => [n, { $ref: `#/components/schemas/${n}` }])) };
+  const { resource: _resource, ...rest } = options;
+  const tree = compileTree(root, { ...rest, featureGates: {} });
+  return moduleOf(tree, root, rest, new Generator(tree, true, shared).sharedSource());
+}
+
+/** Nodes below which a definition reached by several kinds stays inlined in each (a call would cost more than it saves). */
+const SHARED_MIN_NODES = 6;
+
+/**
+ * The definitions worth one shared module: reached from every root (two or more; resources' own
+ * definitions excluded, `exclude`), and of at least `minNodes` schema nodes. Sorted. Every root, not
+ * only several: a kind imports the whole shared module, and a bundle of one kind must hold no shape
+ * that only other kinds use (a definition a few kinds share stays in each of them).
+ */
+export function sharedDefinitionNames(
+  roots: readonly Schema[],
+  definitions: Record<string, Schema>,
+  exclude: ReadonlySet<string>,
+  minNodes = SHARED_MIN_NODES,
+): string[] {
+  const uses = new Map<string, number>();
+  for (const r of roots) for (const name of Object.keys(reachableDefinitions(r, definitions))) uses.set(name, (uses.get(name) ?? 0) + 1);
+  return [...uses].filter(([name, n]) => n >= 2 && n === roots.length && !exclude.has(name) && schemaNodes(definitions[name], minNodes) >= minNodes)
+    .map(([name]) => name).sort();
+}
+
+/** The schema nodes of a definition up to `limit` (a `$ref` counts as one). */
+function schemaNodes(s: unknown, limit: number): number {
+  let n = 0;
+  const todo: unknown[] = [s];
+  while (todo.length && n < limit) {
+    const v = todo.pop();
+    if (!isObject(v)) continue;
+    n++;
+    if (typeof v.$ref === 'string') continue;
+    if (isObject(v.properties)) todo.push(...Object.values(v.properties));
+    for (const k of ['items', 'additionalProperties', 'not']) if (isObject(v[k])) todo.push(v[k]);
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(v[k])) todo.push(...(v[k] as unknown[]));
+  }
+  return n;
+}
+
+function moduleOf(tree: SchemaTree, schema: Schema, options: CompileOptions, source: string): SchemaModule {
   const definitions = options.definitions ?? {};
   const compiledCel: string[] = [];
   const closures = tree.closures.map((c): ClosureRecipe => {

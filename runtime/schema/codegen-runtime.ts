@@ -4,7 +4,7 @@
 // Messages are kube-openapi's, worded as compile.ts words them.
 import type { FieldError } from './types.ts';
 import type { ValidationContext } from './context.ts';
-import { fieldErr, fmtBound, formatValue } from './errors.ts';
+import { fieldErr, fmtBound, valuePart } from './errors.ts';
 import { base64ErrorOffset, base64ErrorText, numberFormat, stringFormat } from './formats.ts';
 import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
@@ -81,6 +81,37 @@ export const H = {
   },
   /** apiVersion, kind and metadata of an x-cluster-embedded-resource. */
   embedded: validateEmbeddedResource,
+  // Guards of rule closures (codegen.ts ruleGuard): true only where the rule reports nothing.
+  /** A value nonEmpty accepts: a non-empty string or list, a number, a boolean, an object with a key. */
+  surelyNonEmpty(v: unknown): boolean {
+    if (typeof v === 'string' || Array.isArray(v)) return v.length > 0;
+    if (typeof v === 'number' || typeof v === 'boolean') return true;
+    if (isObject(v)) for (const k in v) if (hasOwn(v, k)) return true;
+    return false;
+  },
+  /** Not a list of two items or more (nothing can repeat or be exclusive). */
+  fewerThanTwo(v: unknown): boolean {
+    return !Array.isArray(v) || v.length < 2;
+  },
+  /** Metadata without finalizers. */
+  noFinalizers(v: unknown): boolean {
+    if (!isObject(v)) return true;
+    const f = v.finalizers;
+    return !Array.isArray(f) || f.length === 0;
+  },
+  /** Not an object whose own field `f` is the string `s`. */
+  fieldIsNot(v: unknown, f: string, s: string): boolean {
+    return !isObject(v) || !(hasOwn(v, f) && v[f] === s);
+  },
+  /** Not an object, or one whose map at `path` has every key (`any`: some key) as its own. */
+  mapHasKeys(v: unknown, path: readonly string[], keys: readonly string[], any: boolean): boolean {
+    if (!isObject(v)) return true;
+    let m: unknown = v;
+    for (const seg of path) m = isObject(m) && hasOwn(m, seg) ? m[seg] : undefined;
+    if (!isObject(m)) return false;
+    for (const k of keys) if (hasOwn(m, k) === any) return any;
+    return !any;
+  },
   /** Whether every own key passes a check. */
   keysOk(o: Record<string, unknown>, ok: (s: string) => boolean): boolean {
     for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && !ok(k)) return false;
@@ -100,7 +131,7 @@ export const H = {
   },
   /** fieldErr.notSupported, with the supported values' text precomputed. */
   enumErr(c: ValidationContext, p: string, v: unknown, supportedTail: string): void {
-    c.errors.push({ field: p, reason: 'FieldValueNotSupported', message: `Unsupported value: ${formatValue(v)}${supportedTail}` });
+    c.errors.push({ field: p, reason: 'FieldValueNotSupported', message: `Unsupported value${valuePart(v)}${supportedTail}` });
   },
   minLen(c: ValidationContext, p: string, v: string, min: number): void {
     c.errors.push(fieldErr.invalid(p, v, `${p} in body should be at least ${min} chars long`));
@@ -118,7 +149,7 @@ export const H = {
       c.errors.push({ field: p, reason: 'FieldValueTypeInvalid', message: `Invalid value: ${p} in body must be of type byte: ${base64ErrorText(at < 0 ? 0 : at)}` });
       return;
     }
-    c.errors.push(fieldErr.typeInvalid(p, v, `${p} in body must be of type ${fname}: ${JSON.stringify(v)}`));
+    c.errors.push(fieldErr.typeInvalid(p, v, `${p} in body must be of type ${fname}${valuePart(v)}`));
   },
   minimum(c: ValidationContext, p: string, v: number, min: number, exc: boolean): void {
     c.errors.push(fieldErr.invalid(p, v, `${p} in body should be greater than ${exc ? '' : 'or equal to '}${fmtBound(min, Number.isInteger(v))}`));

@@ -16,11 +16,14 @@
 // with helpers (`H`, codegen-runtime.ts) for error messages and the few non-trivial checks.
 //
 // The same generator writes the validators of out/validators ahead of time (codegen-module.ts: typed
-// source for a module, constants as expressions, closures linked from recipes by standalone.ts).
+// source for a module, constants as expressions, closures linked from recipes by standalone.ts); the
+// definitions every kind reaches (ObjectMeta...) are generated once, in the shared module, and a
+// kind's module calls them through `S`. A declarative rule whose closure surely reports nothing on a
+// value (ruleGuard: an empty list, no finalizers...) is not called for it.
 //
 // User data (property names, enum values, patterns, messages) never goes into the source raw: it
 // goes in as JSON string literals or as entries of the constants array (`K`).
-import type { CompileOptions, CompiledValidator, FieldError, Schema } from './types.ts';
+import type { CompileOptions, CompiledValidator, FieldError, RuleSpec, Schema } from './types.ts';
 import { ValidationContext } from './context.ts';
 import { SchemaCompileError } from './compile-error.ts';
 import { H, type Helpers } from './codegen-runtime.ts';
@@ -85,6 +88,16 @@ const TYPE_CODE: Record<string, (x: string) => string> = {
 /** Definitions up to this many nodes (and not recursive) are inlined at their use sites. */
 const INLINE_LIMIT = 40;
 
+/**
+ * Definitions whose functions live in a module shared by several kinds (out/validators/shared.ts):
+ * a kind's module calls them through `S` (the shared module's functions by definition name), the
+ * shared module itself (`local`) declares them.
+ */
+export interface SharedDefinitions {
+  names: ReadonlySet<string>;
+  local: boolean;
+}
+
 export class Generator {
   readonly consts: unknown[] = [];
   private readonly prelude: string[] = [];
@@ -100,7 +113,22 @@ export class Generator {
    * With `typed`, the source is TypeScript for a module (codegen-module.ts): values typed `any` (JSON
    * of any shape, checked by the code itself), and no constant that needs the K array.
    */
-  constructor(private readonly tree: SchemaTree, private readonly typed = false) {}
+  constructor(private readonly tree: SchemaTree, private readonly typed = false, private readonly shared: SharedDefinitions | null = null) {}
+
+  /** Whether a node is a definition of the shared module. */
+  private isShared(n: TreeNode): boolean {
+    return n.isDef && n.defName !== null && this.shared !== null && this.shared.names.has(n.defName);
+  }
+
+  /** The binding of a shared definition's function in a kind's module (`S` is the shared module's). */
+  private sharedRef(n: TreeNode): string {
+    let name = this.fnNames.get(n);
+    if (name) return name;
+    name = `s${n.id}`;
+    this.fnNames.set(n, name);
+    this.raw(`const ${name} = S[${JSON.stringify(n.defName)}]${this.bang};`);
+    return name;
+  }
 
   /** The type annotation of a JSON value's variable. */
   private get anyT(): string {
@@ -147,7 +175,7 @@ export class Generator {
     if (m !== undefined) return m;
     // a small definition that reaches no definition recursively is inlined; the others are functions
     this.inlineMemo.set(n, false);
-    const ok = n.isDef && n !== this.tree.root && this.inlineSize(n, new Set(), 0) <= INLINE_LIMIT;
+    const ok = n.isDef && n !== this.tree.root && !this.isShared(n) && this.inlineSize(n, new Set(), 0) <= INLINE_LIMIT;
     this.inlineMemo.set(n, ok);
     return ok;
   }
@@ -161,6 +189,7 @@ export class Generator {
     const kids: (TreeNode | null)[] = [n.target, n.extra, n.items, n.additional, ...(n.props?.values() ?? []), ...(n.allOf ?? [])];
     for (const k of kids) {
       if (k === null) continue;
+      if (this.isShared(k)) { size++; continue; } // a call
       size = this.inlineSize(k, path, size);
       if (size > INLINE_LIMIT) break;
     }
@@ -215,7 +244,7 @@ export class Generator {
   /** Emits the validation of the value in `x` (an identifier) by node `n`. */
   node(n: TreeNode, x: string, o: string, p: PathState, out: string[]): void {
     if (n.isDef && !this.inlineDef(n)) {
-      const f = this.fnFor(n);
+      const f = this.isShared(n) && !this.shared!.local ? this.sharedRef(n) : this.fnFor(n);
       const q = this.materialize(p, out);
       out.push(`${f}(${x}, ${n.needsOld ? o : 'undefined'}, c, ${depthCode(q)});`);
       return;
@@ -353,7 +382,9 @@ export class Generator {
     // ---- rules and CEL
     for (const r of n.rules) {
       let call = `c.len = ${depthCode(q)}; r${r.fn}(${x}, ${o}, c);`;
-      if (r.fast) {
+      const guard = this.ruleGuard(r.fn, x);
+      if (guard) call = `if (!${guard}) { ${call} }`;
+      else if (r.fast) {
         const ok = this.v('ok');
         this.raw(`const ${ok} = H.fastSyntax[${JSON.stringify(r.fast.syntax)}]${this.bang};`);
         call = r.fast.on === 'value'
@@ -365,6 +396,12 @@ export class Generator {
     if (n.cel >= 0) out.push(`c.len = ${depthCode(q)}; r${n.cel}(${x}, ${o}, c);`);
   }
 
+
+  /** The guard of a rule closure (ruleGuard), or null for a closure that is not a declarative rule. */
+  private ruleGuard(fn: number, x: string): string | null {
+    const recipe = this.tree.closures[fn]?.recipe;
+    return recipe && recipe.t === 'rule' ? ruleGuard(recipe.spec, x) : null;
+  }
 
   private arrayChecks(n: TreeNode, x: string, o: string, p: PathState, typed: boolean, out: string[]): void {
     const a = n.arr!;
@@ -523,6 +560,46 @@ export class Generator {
     const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
     const head = this.typed ? [] : ['"use strict";'];
     return [...head, 'const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
+  }
+
+  /** The shared module's source: its definitions' functions, returned by name (sorted). */
+  sharedSource(): string {
+    const names = [...(this.shared?.names ?? [])].sort();
+    const byName = new Map(this.tree.nodes.filter((n) => n.isDef).map((n) => [n.defName, n]));
+    const entries = names.map((name) => {
+      const n = byName.get(name);
+      if (!n) throw new Error(`shared definition ${name} is not in the tree`);
+      return `${JSON.stringify(name)}: ${this.fnFor(n)},`;
+    });
+    const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
+    return ['const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return {`, ...entries, `};`].join('\n');
+  }
+}
+
+/**
+ * A cheap condition (JavaScript over `H` and the value `x`) under which a declarative rule's closure
+ * surely reports nothing, so that valid input does not call it: the rule kinds that only look at a
+ * non-empty value, at lists of two items or more, at finalizers, or at keys of a map when a field has
+ * a value. Null for the others (rule-guards.test.ts holds each to its rule).
+ */
+export function ruleGuard(spec: RuleSpec, x: string): string | null {
+  switch (spec.rule) {
+    case 'nonEmpty': return `H.surelyNonEmpty(${x})`;
+    case 'uniqueBy':
+    case 'distinct':
+    case 'exclusiveItem': return `H.fewerThanTwo(${x})`;
+    case 'standardFinalizers': return `H.noFinalizers(${x})`;
+    case 'requiredKeysWhen': {
+      const { field, equals, map, keys, mode, nonEmpty, json } = spec;
+      // applies only when a field equals a value: a string field of another value skips it
+      const other = typeof field === 'string' && !field.includes('.') && typeof equals === 'string'
+        ? `H.fieldIsNot(${x}, ${JSON.stringify(field)}, ${JSON.stringify(equals)})` : null;
+      // the keys present (and their values not checked) report nothing
+      const present = typeof map === 'string' && Array.isArray(keys) && keys.every((k) => typeof k === 'string') && nonEmpty !== true && json !== true
+        ? `H.mapHasKeys(${x}, ${JSON.stringify(map.split('.'))}, ${JSON.stringify(keys)}, ${mode === 'any'})` : null;
+      return other && present ? `(${other} || ${present})` : other ?? present;
+    }
+    default: return null;
   }
 }
 

@@ -13,6 +13,8 @@ import { applyDefaults, prune } from './defaults-prune.ts';
 import { SchemaCompileError } from './compile-error.ts';
 import { H, runeCount } from './codegen-runtime.ts';
 import { compileTree, type Check, type SchemaTree, type TreeNode } from './schema-tree.ts';
+import { isStackOverflow, TOO_DEEP } from './run.ts';
+import { nestingLimit, tooDeepField } from './too-deep.ts';
 
 export { SchemaCompileError };
 
@@ -39,19 +41,24 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Com
   const root = slots[tree.root.id];
   const gates = options.featureGates ?? {};
   const celBudget = options.celCostBudget ?? Number.POSITIVE_INFINITY;
-  return {
-    validate(obj: unknown): FieldError[] {
-      const ctx = new ValidationContext(false, gates);
-      ctx.celBudget = celBudget;
-      root.validate(obj, undefined, ctx);
-      return ctx.errors;
-    },
-    validateUpdate(obj: unknown, old: unknown): FieldError[] {
-      const ctx = new ValidationContext(true, gates);
-      ctx.celBudget = celBudget;
+  // Input the walk cannot finish (nested beyond the stack, or cyclic where the schema recurses) is a field error, never a throw.
+  const tooDeep = nestingLimit(schema, options.definitions ?? {});
+  const run = (obj: unknown, old: unknown, update: boolean): FieldError[] => {
+    const deep = tooDeep(obj);
+    if (deep) return [deep];
+    const ctx = new ValidationContext(update, gates);
+    ctx.celBudget = celBudget;
+    try {
       root.validate(obj, old, ctx);
-      return ctx.errors;
-    },
+    } catch (e) {
+      if (!isStackOverflow(e)) throw e;
+      ctx.errors.push({ ...TOO_DEEP, field: tooDeepField(schema, options.definitions ?? {}, obj) });
+    }
+    return ctx.errors;
+  };
+  return {
+    validate: (obj: unknown): FieldError[] => run(obj, undefined, false),
+    validateUpdate: (obj: unknown, old: unknown): FieldError[] => run(obj, old, true),
     applyDefaults(obj: unknown): void {
       applyDefaults(tree.root, obj);
     },

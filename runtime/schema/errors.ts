@@ -22,6 +22,7 @@ export const NIL_COLLECTION: unique symbol = Symbol('nil map or slice');
 /**
  * Renders a bad value as upstream does: strings Go-quoted, numbers and bools bare, else JSON. An
  * absent value is a nil interface (`"null"`); NIL_COLLECTION a typed nil map or slice (`null`).
+ * Unbounded: messages show a value through valuePart, which omits one too long to show.
  */
 export function formatValue(v: unknown): string {
   if (v === NIL_COLLECTION) return 'null';
@@ -39,9 +40,31 @@ export function formatValue(v: unknown): string {
       try {
         return JSON.stringify(v) ?? '"null"';
       } catch {
+        // a cyclic value, or one nested deeper than the stack
         return String(v);
       }
   }
+}
+
+/**
+ * The longest rendering of a bad value a message shows, in characters. Upstream shows every value
+ * (its request bodies stop at 3 MiB) and leaves out only what it marks omitted (field.TooLong's
+ * value, field.TooMany's unknown count); a validator given any value would otherwise echo a 10 MB
+ * string into its message. Far above the longest value upstream's messages show in the fixtures
+ * (a CRD's versions list, about 1 KB).
+ */
+export const MAX_SHOWN_VALUE_CHARS = 16 * 1024;
+
+/**
+ * `: <value>` as a message shows a bad value after the reason's words (`Invalid value: "x"`), or ''
+ * for a value whose rendering is longer than MAX_SHOWN_VALUE_CHARS: upstream's ErrorBody prints an
+ * omitted value so, the reason's words alone (`Invalid value: <detail>`).
+ */
+export function valuePart(v: unknown): string {
+  // a string's length bounds its quoted form from below: no 10 MB copy to measure it
+  if (typeof v === 'string' && v.length > MAX_SHOWN_VALUE_CHARS) return '';
+  const shown = formatValue(v);
+  return shown.length > MAX_SHOWN_VALUE_CHARS ? '' : `: ${shown}`;
 }
 
 function mk(field: string, reason: FieldErrorReason, message: string): FieldError {
@@ -53,13 +76,13 @@ export const fieldErr = {
     return mk(field, 'FieldValueRequired', detail ? `Required value: ${detail}` : 'Required value');
   },
   invalid(field: string, value: unknown, detail = ''): FieldError {
-    return mk(field, 'FieldValueInvalid', `Invalid value: ${formatValue(value)}${detail ? ': ' + detail : ''}`);
+    return mk(field, 'FieldValueInvalid', `Invalid value${valuePart(value)}${detail ? ': ' + detail : ''}`);
   },
   typeInvalid(field: string, value: unknown, detail = ''): FieldError {
-    return mk(field, 'FieldValueTypeInvalid', `Invalid value: ${formatValue(value)}${detail ? ': ' + detail : ''}`);
+    return mk(field, 'FieldValueTypeInvalid', `Invalid value${valuePart(value)}${detail ? ': ' + detail : ''}`);
   },
   notSupported(field: string, value: unknown, supported: string[]): FieldError {
-    let msg = `Unsupported value: ${formatValue(value)}`;
+    let msg = `Unsupported value${valuePart(value)}`;
     if (supported.length) msg += ': supported values: ' + supported.map((s) => JSON.stringify(s)).join(', ');
     return mk(field, 'FieldValueNotSupported', msg);
   },
@@ -75,10 +98,10 @@ export const fieldErr = {
     return mk(field, 'FieldValueTooMany', actual >= 0 ? `Too many: ${actual}: ${detail}` : `Too many: ${detail}`);
   },
   duplicate(field: string, value: unknown): FieldError {
-    return mk(field, 'FieldValueDuplicate', `Duplicate value: ${formatValue(value)}`);
+    return mk(field, 'FieldValueDuplicate', `Duplicate value${valuePart(value)}`);
   },
   notFound(field: string, value: unknown): FieldError {
-    return mk(field, 'FieldValueNotFound', `Not found: ${formatValue(value)}`);
+    return mk(field, 'FieldValueNotFound', `Not found${valuePart(value)}`);
   },
   internal(field: string, detail: string): FieldError {
     return mk(field, 'InternalError', `Internal error: ${detail}`);
@@ -89,7 +112,7 @@ export const fieldErr = {
       case 'FieldValueRequired': return fieldErr.required(field, detail);
       case 'FieldValueForbidden': return fieldErr.forbidden(field, detail);
       case 'FieldValueDuplicate': return fieldErr.duplicate(field, value);
-      case 'FieldValueNotSupported': return { field, reason, message: `Unsupported value: ${formatValue(value)}${detail ? `: ${detail}` : ''}` };
+      case 'FieldValueNotSupported': return { field, reason, message: `Unsupported value${valuePart(value)}${detail ? `: ${detail}` : ''}` };
       case 'FieldValueNotFound': return fieldErr.notFound(field, value);
       case 'FieldValueTypeInvalid': return fieldErr.typeInvalid(field, value, detail);
       case 'InternalError': return fieldErr.internal(field, detail);

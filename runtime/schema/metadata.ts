@@ -128,7 +128,9 @@ export function validateLabels(v: unknown, path: string, out: FieldError[]): voi
 export function validateAnnotations(v: unknown, path: string, out: FieldError[]): void {
   const ann = stringMap(v, path, out);
   if (!ann) return;
-  let total = 0;
+  // UTF-16 units: a string's UTF-8 bytes are between its length and three times it, so the
+  // bytes are counted only when the lengths cannot decide
+  let units = 0;
   for (const k in ann) {
     if (!hasOwn(ann, k)) continue;
     if (!annotationKeyOk(k)) for (const msg of isQualifiedName(k.toLowerCase())) out.push(fieldErr.invalid(path, k, msg));
@@ -137,7 +139,16 @@ export function validateAnnotations(v: unknown, path: string, out: FieldError[])
       out.push(fieldErr.typeInvalid(`${path}[${k}]`, typeName(val), `${path}[${k}] in body must be of type string: ${JSON.stringify(typeName(val))}`));
       continue;
     }
-    total += bytes(k) + bytes(val);
+    units += k.length + val.length;
+  }
+  if (units * 3 <= TOTAL_ANNOTATION_SIZE_LIMIT) return;
+  let total = units;
+  if (units <= TOTAL_ANNOTATION_SIZE_LIMIT) {
+    total = 0;
+    for (const k in ann) {
+      const val = ann[k];
+      if (hasOwn(ann, k) && typeof val === 'string') total += bytes(k) + bytes(val);
+    }
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT) out.push(fieldErr.tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
 }

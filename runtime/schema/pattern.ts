@@ -3,6 +3,7 @@
 // matches it (unanchored search; `\s`, `\w`, `\d` ASCII; no lookaround, no backreferences). A user's
 // pattern never reaches JS RegExp, whose backtracking is exponential on patterns like `^(a+)+$`.
 import { RE2JS } from '@bufbuild/re2';
+import { splitLiteralRuns } from './pattern-literal-runs.ts';
 
 /** A compiled pattern: `test` is Go's regexp.MatchString. */
 export interface CompiledPattern {
@@ -28,13 +29,28 @@ export function compilePattern(source: string): PatternCompileResult {
     return { ok: true, pattern: hit };
   }
   let re: RE2JS;
+  // long literal runs split, so that RE2JS parses them in linear time (pattern-literal-runs.ts)
+  const split = splitLiteralRuns(source);
   try {
-    re = RE2JS.compile(source);
+    re = RE2JS.compile(split);
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    const message = e instanceof Error ? e.message : String(e);
+    if (split === source) return { ok: false, error: message };
+    // Go's text quotes the pattern: without the inserted groups (the pattern's own `(?:)` can only come from itself)
+    return source.includes('(?:)') ? compileError(source) : { ok: false, error: message.replaceAll('(?:)', '') };
   }
   const pattern: CompiledPattern = { source, test: (s: string) => re.test(s) };
   cache.set(source, pattern);
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   return { ok: true, pattern };
+}
+
+/** The compile error of the pattern as written. */
+function compileError(source: string): PatternCompileResult {
+  try {
+    RE2JS.compile(source);
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  return { ok: false, error: 'error parsing regexp' };
 }

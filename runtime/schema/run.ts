@@ -19,8 +19,15 @@ export function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
-/** `run(obj, old, update)`: every error of one validation. */
-export function rootRunner(rootFn: RootFn, gates: Record<string, boolean>): (obj: unknown, old: unknown, update: boolean) => FieldError[] {
+/**
+ * `run(obj, old, update)`: every error of one validation; `tooDeepAt` names the field of the error
+ * for input the walk cannot finish (too-deep.ts; the root without it).
+ */
+export function rootRunner(
+  rootFn: RootFn,
+  gates: Record<string, boolean>,
+  tooDeepAt: (obj: unknown) => string = () => '',
+): (obj: unknown, old: unknown, update: boolean) => FieldError[] {
   // A fresh context per call (young allocations are cheaper than reusing an old object, whose
   // stores of new arrays need write barriers) over path arrays the validator keeps; a reentrant
   // call gets arrays of its own.
@@ -32,7 +39,7 @@ export function rootRunner(rootFn: RootFn, gates: Record<string, boolean>): (obj
       rootFn(obj, old, c, 0);
     } catch (e) {
       if (!isStackOverflow(e)) throw e;
-      c.errors.push({ ...TOO_DEEP });
+      c.errors.push({ ...TOO_DEEP, field: tooDeepAt(obj) });
     }
     return c.errors;
   };

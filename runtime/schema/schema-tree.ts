@@ -30,7 +30,8 @@ const EMPTY_ARRAY: never[] = [];
 /** Whether a property's own rules (beside a $ref too) include a nonEmpty that also runs when it is absent. */
 function reportsAbsence(ps: Schema): boolean {
   const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
-  return Array.isArray(rules) && rules.some((r) => isObject(r) && r.rule === 'nonEmpty' && r.whenAbsent !== false);
+  // absentAsZero: required in the documents, yet upstream accepts the absent field as its zero value.
+  return Array.isArray(rules) && rules.some((r) => isObject(r) && ((r.rule === 'nonEmpty' && r.whenAbsent !== false) || r.rule === 'absentAsZero'));
 }
 
 /** A closure of the tree (rule, CEL, metadata check) that either builder calls, with where it comes from. */

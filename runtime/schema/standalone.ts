@@ -7,6 +7,7 @@ import { H, type Helpers } from './codegen-runtime.ts';
 import { applyDefaults, prune, type StructNode } from './defaults-prune.ts';
 import { buildClosure, lazyClosure, type Check, type ClosureEnv, type ClosureRecipe } from './closures.ts';
 import { isStackOverflow, rootRunner, TOO_DEEP, type RootFn } from './run.ts';
+import { nestingLimit, tooDeepField } from './too-deep.ts';
 import { findDuplicateFields } from './duplicate-fields.ts';
 import type { CompiledCelFast } from './cel-aot-runtime.ts';
 
@@ -47,8 +48,21 @@ export interface StandaloneData {
   isResource: boolean;
 }
 
-/** A module's generated validation: given the closures and the helpers, the root validator. */
-export type ModuleValidation = (R: readonly Check[], H: Helpers) => RootFn;
+/** The functions of the shared module (definitions several kinds reach), by definition name. */
+export type SharedValidators = Readonly<Record<string, RootFn>>;
+
+/** A module's generated validation: given the closures, the helpers and the shared functions, the root validator. */
+export type ModuleValidation = (R: readonly Check[], H: Helpers, S: SharedValidators) => RootFn;
+
+/** What the shared module links at run time: its closures, and the schemas they read. */
+export type SharedData = Pick<StandaloneData, 'root' | 'definitions' | 'closures'>;
+
+/** The shared module (out/validators/shared.ts): linked into every kind's validator with that validator's options. */
+export interface SharedModule {
+  validation: (R: readonly Check[], H: Helpers) => SharedValidators;
+  data: SharedData;
+  compiledCel: readonly CompiledCelFast[];
+}
 
 export interface LinkOptions {
   resource?: ResourceContext;
@@ -60,6 +74,8 @@ export interface LinkOptions {
   compiledCel?: readonly CompiledCelFast[];
   /** Check every true of a compiled rule against the interpreter, throwing where they disagree (tests). */
   verifyCompiledCel?: boolean;
+  /** The shared module the validation calls (required when it calls any). */
+  shared?: SharedModule;
 }
 
 export interface ValidateOptions {
@@ -103,21 +119,28 @@ export function linkValidator(validation: ModuleValidation, data: StandaloneData
     root: data.root, definitions: data.definitions, resource: options.resource, cel: options.cel, celErrorValue: options.celErrorValue ?? 'type',
     compiledCel: options.compiledCel, verifyCompiledCel: options.verifyCompiledCel,
   };
-  const rootFn = validation(data.closures.map((r) => lazyClosure(() => buildClosure(r, env))), H);
+  const shared = options.shared;
+  const sharedEnv: ClosureEnv | null = shared ? { ...env, root: shared.data.root, definitions: shared.data.definitions, compiledCel: shared.compiledCel } : null;
+  const S: SharedValidators = shared && sharedEnv ? shared.validation(shared.data.closures.map((r) => lazyClosure(() => buildClosure(r, sharedEnv))), H) : {};
+  const rootFn = validation(data.closures.map((r) => lazyClosure(() => buildClosure(r, env))), H, S);
   const root = linkStructure(data.structure);
   const isResource = data.isResource;
-  const run = rootRunner(rootFn, options.featureGates ?? {});
+  const tooDeepAt = (obj: unknown): string => tooDeepField(data.root, data.definitions, obj);
+  const run = rootRunner(rootFn, options.featureGates ?? {}, tooDeepAt);
   const unknownFields = (obj: unknown): FieldError[] => {
     const paths: string[] = [];
     try {
       prune(root, obj, '', true, isResource, paths, true);
     } catch (e) {
       if (!isStackOverflow(e)) throw e;
-      return [{ ...TOO_DEEP }];
+      return [{ ...TOO_DEEP, field: tooDeepAt(obj) }];
     }
     return paths.map((p) => strictError(p, 'unknown'));
   };
+  const tooDeep = nestingLimit(data.root, data.definitions);
   const check = (obj: unknown, old: unknown, update: boolean, strict: boolean): FieldError[] => {
+    const deep = tooDeep(obj);
+    if (deep) return [deep];
     const errs = run(obj, old, update);
     return strict ? [...unknownFields(obj), ...errs] : errs;
   };

@@ -186,7 +186,7 @@ export function checkHttpsUrl(raw: string): UrlProblem[] {
     host = authority;
   }
   if (scheme !== 'https') out.push({ reason: 'FieldValueInvalid', value: scheme, detail: "'https' is the only allowed URL scheme" + URL_FORM });
-  if (host.length === 0) out.push({ reason: 'FieldValueInvalid', value: host, detail: 'host must be specified' + URL_FORM });
+  if (host.length === 0) out.push({ reason: 'FieldValueInvalid', value: host, detail: 'host must be provided' + URL_FORM });
   if (user !== null) out.push({ reason: 'FieldValueInvalid', value: user, detail: 'user information is not permitted in the URL' });
   if (fragment.length) out.push({ reason: 'FieldValueInvalid', value: fragment, detail: 'fragments are not permitted in the URL' });
   if (query.length) out.push({ reason: 'FieldValueInvalid', value: query, detail: 'query parameters are not permitted in the URL' });

@@ -63,9 +63,12 @@ export const mirrors: Map<string, Mirror> = new Map(
   record.crds.map((r): [string, Mirror] => {
     const crd = parse(readFileSync(join(ROOT, 'out', r.file), 'utf8')) as CustomResourceDefinition;
     const version = crd.spec.versions[0];
-    const builtin = (Object.values(validators) as ValidatorModule[]).find((v) => v.resourceContext.kind === r.kind);
-    if (!builtin) throw new Error(`no built-in validator for ${r.kind}`);
-    return [r.kind.toLowerCase(), {
+    // by the apiVersion/kind it mirrors: Event is a kind of two groups; the folder is the module's name (eventsv1event)
+    const apiVersionKind = (c: ResourceContext): string => `${c.group ? `${c.group}/` : ''}${c.version}/${c.kind}`;
+    const found = (Object.entries(validators) as [string, ValidatorModule][]).find(([, v]) => apiVersionKind(v.resourceContext) === r.mirrors);
+    if (!found) throw new Error(`no built-in validator for ${r.mirrors}`);
+    const [module, builtin] = found;
+    return [module.toLowerCase(), {
       file: r.file, crd, kind: r.kind, plural: crd.spec.names.plural ?? '', group: crd.spec.group, version: version.name,
       namespaced: crd.spec.scope === 'Namespaced', status: isObj(version.subresources?.status),
       served: buildCustomResourceVersion(crd, version.name), builtin, record: r,

@@ -137,10 +137,19 @@ withKubectl('Events with kubectl', () => {
         ['Warning', 'ProvisioningFailed', 'storageclass/ev-fast', 'no capacity left'],
       ]),
     );
-    const wide = rows(ok(await kubectl('get', 'ev', 'ev-cfg.1', '-o', 'wide')));
+    const wide = rows(ok(await kubectl('get', 'events', 'ev-cfg.1', '-o', 'wide')));
     expect(wide[0]).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'SUBOBJECT', 'SOURCE', 'MESSAGE', 'FIRST SEEN', 'COUNT', 'NAME']);
     // SUBOBJECT is empty: the row has one cell fewer than the header
     expect(wide[1].slice(1)).toEqual(['Normal', 'Updated', 'configmap/ev-cfg', 'cfg-watcher, node-1', 'config changed', expect.stringMatching(/^\d+s$/), '2', 'ev-cfg.1']);
+  });
+
+  // Both groups name `ev` as a short name, as upstream's core and events.k8s.io do: kubectl takes the
+  // core one and warns as it does against upstream.
+  it('kubectl get ev finds core v1 events and warns of the events.cluster.io short name', async () => {
+    const r = await kubectl('get', 'ev', 'ev-cfg.1', '-o', 'name');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('event/ev-cfg.1');
+    expect(r.stderr).toContain('short name "ev" could also match lower priority resource events.events.cluster.io');
   });
 
   it('kubectl events lists them, and --for narrows to one object', async () => {

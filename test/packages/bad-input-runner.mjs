@@ -1,6 +1,6 @@
 // Runs hostile inputs through the installed @clusterspec/artifacts validators, in a consumer project.
 // argv[2]: JSON [{ name, subpath, call, input, old? }]; prints one JSON line per case:
-// { name, ms, threw?: string, result?: FieldError[] | null }.
+// { name, ms, threw?: string, result?: { field, reason, messageChars }[] | null }.
 const MB = 1024 * 1024;
 
 const storageClass = () => ({ apiVersion: 'storage.cluster.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'csi.example.com' });
@@ -46,6 +46,8 @@ const inputs = {
   },
   tenMegabyteName: () => ({ ...storageClass(), metadata: { name: 'x'.repeat(10 * MB) } }),
   tenMegabyteProvisioner: () => ({ ...storageClass(), provisioner: 'x'.repeat(10 * MB) }),
+  tenMegabyteReclaimPolicy: () => ({ ...storageClass(), reclaimPolicy: 'x'.repeat(10 * MB) }),
+  tenMegabyteLabelValue: () => ({ ...storageClass(), metadata: { name: 'fast', labels: { tier: 'x'.repeat(10 * MB) } } }),
   tenMegabyteConfigMapValue: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { k: 'x'.repeat(10 * MB) } }),
   deepParameters: () => ({ ...storageClass(), parameters: nested(100_000, 'x') }),
   deepLabels: () => ({ ...storageClass(), metadata: { name: 'fast', labels: nested(100_000, 'x') } }),
@@ -69,7 +71,7 @@ for (const c of cases) {
     line = { name: c.name, threw: String(e).slice(0, 200) };
   }
   line.ms = Math.round(performance.now() - started);
-  // Fields and reasons only: a 10 MB value echoed in a message would make the report itself 10 MB.
-  if (Array.isArray(line.result)) line.result = line.result.map((e) => ({ field: e.field, reason: e.reason }));
+  // Fields, reasons and the messages' sizes: a 10 MB value echoed in a message would make the report itself 10 MB.
+  if (Array.isArray(line.result)) line.result = line.result.map((e) => ({ field: e.field, reason: e.reason, messageChars: e.message.length }));
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }

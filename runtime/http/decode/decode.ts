@@ -16,6 +16,7 @@ import { findJsonSyntaxError } from './json-syntax.ts';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT, MAX_YAML_ALIAS_WORK, MAX_YAML_EXPANDED_NODES, MAX_YAML_NESTING_DEPTH } from './limits.ts';
 import { where } from './position.ts';
 import { jsonValueFacts, walkValue } from './value-walk.ts';
+import { takeOffloaded } from './yaml-offload.ts';
 import { prescanYaml } from './yaml-prescan.ts';
 
 export type { DuplicateField } from './json-structure.ts';
@@ -71,7 +72,7 @@ export function decodeJson(text: string): Decoded {
 }
 
 /** True when the text, after leading space, starts like a JSON object or array. */
-function looksLikeJson(text: string): boolean {
+export function looksLikeJson(text: string): boolean {
   const m = /\S/.exec(text);
   return m !== null && (m[0] === '{' || m[0] === '[');
 }
@@ -134,6 +135,10 @@ function yamlSyntax(code: string, message: string, offset: number, lines: LineCo
 
 /** Decodes a YAML body (one document; JSON text takes the JSON path); throws DecodeError. */
 export function decodeYaml(text: string): Decoded {
+  // decoded already on the worker thread while the request waited (large bodies, see yaml-offload.ts)
+  const offloaded = takeOffloaded(text);
+  if (offloaded?.kind === 'refused') throw new DecodeError(offloaded.format, offloaded.failure, offloaded.message);
+  if (offloaded) return { value: offloaded.value, duplicates: offloaded.duplicates };
   if (looksLikeJson(text)) {
     const json = parseJson(text, true);
     if (json) return json;

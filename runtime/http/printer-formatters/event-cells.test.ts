@@ -17,6 +17,8 @@ describe('Last Seen, First Seen and Count', () => {
     ['a series: its last observed time and count', { eventTime: '2026-01-01T11:00:00.000000Z', series: { count: 7, lastObservedTime: '2026-01-01T11:55:00.000000Z' }, count: 2 }, '5m', '60m', 7],
     ['a series without a time', { eventTime: '2026-01-01T11:00:00.000000Z', series: { count: 2 } }, '<unknown>', '60m', 2],
     ['no time at all', { firstTimestamp: null, eventTime: null }, '<unknown>', '<unknown>', 1],
+    ['events.cluster.io: the deprecated fields', { deprecatedFirstTimestamp: '2026-01-01T11:00:00Z', deprecatedLastTimestamp: '2026-01-01T11:59:00Z', deprecatedCount: 4 }, '60s', '60m', 4],
+    ['events.cluster.io: eventTime only', { eventTime: '2026-01-01T11:59:30.123456Z' }, '29s', '29s', 1],
   ] as const)('%s', (_name, obj, last, first, count) => {
     expect(eventLastSeen(undefined, obj as Obj, NOW)).toBe(last);
     expect(eventFirstSeen(undefined, obj as Obj, NOW)).toBe(first);
@@ -40,6 +42,10 @@ describe('Source (formatEventSource)', () => {
     [{ source: { component: 'a' }, reportingInstance: 'i' }, 'a, i'],
     [{}, ''],
   ] as const)('%j', (obj, want) => expect(eventSource((obj as Obj).source, obj as Obj, NOW)).toBe(want));
+  it.each([
+    [{ deprecatedSource: { component: 'kubelet', host: 'node-1' }, reportingController: 'cluster.io/ctl' }, 'kubelet, node-1'],
+    [{ reportingController: 'cluster.io/ctl', reportingInstance: 'ctl-0' }, 'cluster.io/ctl, ctl-0'],
+  ] as const)('events.cluster.io %j', (obj, want) => expect(eventSource((obj as Obj).deprecatedSource, obj as Obj, NOW)).toBe(want));
 });
 
 describe('Message', () => {

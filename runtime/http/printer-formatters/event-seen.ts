@@ -1,6 +1,8 @@
 // An Event's First Seen, Last Seen and Count cells, as upstream's printEvent derives them from the
 // two generations of event fields: firstTimestamp/lastTimestamp/count (core v1 recorders) and
-// eventTime/series (events API recorders). A zero or absent time prints `<unknown>`.
+// eventTime/series (events API recorders). A zero or absent time prints `<unknown>`. An
+// events.cluster.io Event carries the core fields as deprecatedFirstTimestamp, deprecatedLastTimestamp
+// and deprecatedCount (upstream prints both versions from the one internal object).
 import type { CellFormatter } from './types.ts';
 import { isObj, type Obj } from '../../registry/object.ts';
 import { humanDuration } from './human-duration.ts';
@@ -20,7 +22,7 @@ function seriesOf(obj: Obj): Obj | undefined {
 
 /** firstTimestamp, else eventTime. */
 function firstSeen(obj: Obj, now: number): string {
-  const first = timeOf(obj.firstTimestamp);
+  const first = timeOf(obj.firstTimestamp ?? obj.deprecatedFirstTimestamp);
   return since(first ?? timeOf(obj.eventTime), now);
 }
 
@@ -30,7 +32,7 @@ export const eventFirstSeen: CellFormatter = (_value, obj, now) => firstSeen(obj
 export const eventLastSeen: CellFormatter = (_value, obj, now) => {
   const series = seriesOf(obj);
   if (series) return since(timeOf(series.lastObservedTime), now);
-  const last = timeOf(obj.lastTimestamp);
+  const last = timeOf(obj.lastTimestamp ?? obj.deprecatedLastTimestamp);
   return last === undefined ? firstSeen(obj, now) : since(last, now);
 };
 
@@ -38,5 +40,6 @@ export const eventLastSeen: CellFormatter = (_value, obj, now) => {
 export const eventCount: CellFormatter = (_value, obj) => {
   const series = seriesOf(obj);
   if (series) return typeof series.count === 'number' ? series.count : 0;
-  return typeof obj.count === 'number' && obj.count !== 0 ? obj.count : 1;
+  const count = obj.count ?? obj.deprecatedCount;
+  return typeof count === 'number' && count !== 0 ? count : 1;
 };

@@ -1,7 +1,8 @@
 // core v1 Event (upstream pkg/registry/core/event/strategy.go and
 // pkg/apis/core/validation/events.go). A write through core v1 gets upstream's legacy event
 // validation only, on create and on update alike (the stricter checks and the immutable fields of
-// ValidateEventCreate/Update apply to the events API group, which is not served):
+// ValidateEventCreate/Update apply to writes through events.cluster.io, strategies/events-event.ts).
+// A PUT of an event that does not exist creates it (upstream's AllowCreateOnUpdate). The legacy validation:
 //  - without eventTime (an old-style recorder), involvedObject.namespace must equal the event's
 //    namespace; an event about a cluster-scoped object (no involvedObject.namespace) lives in
 //    `default` (or has no namespace);
@@ -77,6 +78,8 @@ export function eventSourceField(obj: Obj): string {
 }
 
 export const eventStrategy: Strategy = {
+  // upstream's event strategy: a PUT of an event that does not exist creates it
+  allowCreateOnUpdate: true,
   validate: validateLegacyEvent,
   validateUpdate: (obj) => validateLegacyEvent(obj),
   fieldValues: (obj) => ({ source: eventSourceField(obj) }),

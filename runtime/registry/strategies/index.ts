@@ -10,6 +10,7 @@ import { configMapStrategy } from './configmap.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
 import { validatingWebhookConfigurationStrategy } from './validatingwebhookconfiguration.ts';
 import { eventStrategy } from './event.ts';
+import { eventsEventStrategy } from './events-event.ts';
 
 const STRATEGIES: Record<string, Strategy> = {
   Secret: secretStrategy,
@@ -21,8 +22,14 @@ const STRATEGIES: Record<string, Strategy> = {
   Event: eventStrategy,
 };
 
+/** Strategies of kinds whose name another group's kind has too, by `<group>/<kind>`. */
+const GROUP_STRATEGIES: Record<string, Strategy> = {
+  'events.cluster.io/Event': eventsEventStrategy,
+};
+
 /** A strategy whose behaviour depends on feature gates is built for the server's gates. */
-export function strategyFor(kind: string, featureGates: Record<string, boolean> = {}): Strategy {
+export function strategyFor(kind: string, featureGates: Record<string, boolean> = {}, group = ''): Strategy {
+  if (group !== '' && GROUP_STRATEGIES[`${group}/${kind}`]) return GROUP_STRATEGIES[`${group}/${kind}`];
   if (kind === 'PersistentVolumeClaim') return createPersistentVolumeClaimStrategy({ ...featureGateDefaults, ...featureGates });
   return STRATEGIES[kind] ?? {};
 }

@@ -18,6 +18,12 @@ import { nonEmpty } from './nonEmpty.ts';
 import { quantityRange } from './quantityRange.ts';
 import { equalWhenBothSet } from './equalWhenBothSet.ts';
 import { note } from './note.ts';
+import { labelMap } from './labelMap.ts';
+import { standardFinalizers } from './standardFinalizers.ts';
+import { absentAsZero } from './absentAsZero.ts';
+import { servicePath } from './servicePath.ts';
+import { secretReference } from './secretReference.ts';
+import { itemsAtParent } from './itemsAtParent.ts';
 
 export type { RuleKind, RuleCheck, CompiledRule, CelLowering, RuleEnv } from './types.ts';
 
@@ -25,6 +31,7 @@ export const RULES: ReadonlyMap<string, RuleKind> = new Map(
   [
     immutable, immutableWhen, exactlyOneOf, atMostOneOf, requires, disjointKeys, maxTotalBytes, keySyntax, syntax,
     requiredKeysWhen, uniqueBy, distinct, resourceWildcards, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
+    labelMap, standardFinalizers, absentAsZero, servicePath, secretReference, itemsAtParent,
   ].map((r) => [r.kind, r]),
 );
 

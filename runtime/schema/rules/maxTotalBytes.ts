@@ -46,14 +46,34 @@ export const maxTotalBytes: RuleKind = {
       : [{ path: null, bytes: isByteMap(env.resolve(node)) }];
     return {
       check(v, _old, ctx) {
-        let total = 0;
+        // A string's UTF-8 bytes lie between its UTF-16 length and three times it: bytes are
+        // counted only when these bounds cannot decide (a 1 MB value is not counted byte by byte).
+        let low = 0;
+        let high = 0;
         for (const m of maps) {
           const map = m.path === null ? v : getPath(v, m.path);
           if (!isObject(map)) continue;
           for (const k of Object.keys(map)) {
-            if (countKeys) total += utf8(k);
+            if (countKeys) { low += k.length; high += 3 * k.length; }
             const val = map[k];
-            if (typeof val === 'string') total += m.bytes ? base64Bytes(val) : utf8(val);
+            if (typeof val !== 'string') continue;
+            const b = m.bytes ? base64Bytes(val) : -1;
+            low += b >= 0 ? b : val.length;
+            high += b >= 0 ? b : 3 * val.length;
+          }
+        }
+        if (high <= limit) return;
+        let total = low;
+        if (low <= limit) {
+          total = 0;
+          for (const m of maps) {
+            const map = m.path === null ? v : getPath(v, m.path);
+            if (!isObject(map)) continue;
+            for (const k of Object.keys(map)) {
+              if (countKeys) total += utf8(k);
+              const val = map[k];
+              if (typeof val === 'string') total += m.bytes ? base64Bytes(val) : utf8(val);
+            }
           }
         }
         if (total <= limit) return;

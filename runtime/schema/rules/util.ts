@@ -38,26 +38,78 @@ export function isSet(v: unknown): boolean {
 /**
  * Deep equality of JSON values for the rule kinds: absent (undefined, what getPath gives for a
  * missing field) and null are equal, here and in list items. Differs on purpose from runtime/json's
- * jsonEqual, which keeps null and absent apart.
+ * jsonEqual, which keeps null and absent apart. Never throws: below DEEP_EQUAL_RECURSION levels it
+ * recurses (fast on the small values rules compare), beyond it the comparison goes on iteratively
+ * and, as Go's reflect.DeepEqual, takes a pair of objects met again as equal (cyclic input ends).
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
+  return equalWithin(a, b, 0);
+}
+
+const DEEP_EQUAL_RECURSION = 64;
+
+/** The comparison of two values that are not both objects, or null when both are objects (or arrays) to compare member-wise. */
+function shallowEqual(a: unknown, b: unknown): boolean | null {
   if (a === b) return true;
   if (a === undefined || a === null) return b === undefined || b === null;
   if (b === undefined || b === null) return false;
   if (typeof a !== typeof b) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) if (!hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
-    return true;
-  }
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length ? null : false;
+  if (isObject(a)) return isObject(b) && Object.keys(a).length === Object.keys(b).length ? null : false;
   return false;
+}
+
+function equalWithin(a: unknown, b: unknown, depth: number): boolean {
+  const shallow = shallowEqual(a, b);
+  if (shallow !== null) return shallow;
+  if (depth >= DEEP_EQUAL_RECURSION) return equalIteratively(a, b);
+  if (Array.isArray(a)) {
+    const bs = b as unknown[];
+    for (let i = 0; i < a.length; i++) if (!equalWithin(a[i], bs[i], depth + 1)) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k of Object.keys(ao)) if (!hasOwn(bo, k) || !equalWithin(ao[k], bo[k], depth + 1)) return false;
+  return true;
+}
+
+/** deepEqual over a work list: each pair of objects compared once (a pair met again counts as equal). */
+function equalIteratively(a: unknown, b: unknown): boolean {
+  // the partners each object was paired with: one object, or a set once there are several
+  const seen = new Map<object, object | Set<object>>();
+  const left: unknown[] = [a];
+  const right: unknown[] = [b];
+  while (left.length > 0) {
+    const x = left.pop();
+    const y = right.pop();
+    const shallow = shallowEqual(x, y);
+    if (shallow === false) return false;
+    if (shallow === true) continue;
+    const xo = x as object;
+    const yo = y as object;
+    const partners = seen.get(xo);
+    if (partners === undefined) seen.set(xo, yo);
+    else if (partners === yo || (partners instanceof Set && partners.has(yo))) continue;
+    else if (partners instanceof Set) partners.add(yo);
+    else seen.set(xo, new Set([partners, yo]));
+    if (Array.isArray(x)) {
+      const ys = y as unknown[];
+      for (let i = 0; i < x.length; i++) {
+        left.push(x[i]);
+        right.push(ys[i]);
+      }
+    } else {
+      const xr = x as Record<string, unknown>;
+      const yr = y as Record<string, unknown>;
+      for (const k of Object.keys(xr)) {
+        if (!hasOwn(yr, k)) return false;
+        left.push(xr[k]);
+        right.push(yr[k]);
+      }
+    }
+  }
+  return true;
 }
 
 /** JSON with sorted object keys (Go's encoding of maps), for identity of list items. */

@@ -10,6 +10,7 @@ import type { RootFn } from '../../../../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../../../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../../../../runtime/schema/cel-aot-r
 import { builtinCelRuleEngine } from '../../../../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './widget.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'Widget',
@@ -29,8 +31,8 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a Widget: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a Widget: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
@@ -669,14 +671,10 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
  */
 export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean => A.S(s) === A.S(o),
-  (s: any, o: any): boolean => A.B(A.S(A.sel(s, 'size')) === A.S('large')) || A.B(A.I(A.sel(s, 'replicas')) <= A.I(10)),
+  (s: any, o: any): boolean => A.S(A.sel(s, 'size')) === 'large' || A.I(A.sel(s, 'replicas')) <= 10,
   (s: any, o: any): boolean =>
-    A.B(!A.B(A.has(s, 'ports'))) ||
-    A.B(
-      A.L(A.sel(s, 'ports')).every((v0) =>
-        A.B(A.B(A.I(A.sel(v0, 'port')) >= A.I(1024)) || A.B(A.S(A.sel(s, 'size')) !== A.S('small'))),
-      ),
-    ),
+    !A.has(s, 'ports') ||
+    A.L(A.sel(s, 'ports')).every((v0) => A.I(A.sel(v0, 'port')) >= 1024 || A.S(A.sel(s, 'size')) !== 'small'),
 ];
 
 /** The Widget validator for a set of feature gates (merged over the defaults): linked, not compiled. */
@@ -691,6 +689,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 

@@ -10,6 +10,7 @@ import type { RootFn } from '../../../../../runtime/schema/run.ts';
 import {
   linkValidator,
   type LinkOptions,
+  type SharedValidators,
   type StandaloneValidator,
   type ValidateOptions,
 } from '../../../../../runtime/schema/standalone.ts';
@@ -18,8 +19,9 @@ import { A, type CompiledCelFast } from '../../../../../runtime/schema/cel-aot-r
 import { builtinCelRuleEngine } from '../../../../../runtime/cel/index.ts';
 import { featureGateDefaults } from './feature-gates.ts';
 import { data } from './widgetclass.data.ts';
+import { shared } from './shared.ts';
 
-export { data };
+export { data, shared };
 
 export const resourceContext: ResourceContext = {
   kind: 'WidgetClass',
@@ -29,28 +31,17 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a WidgetClass: R the closures of the data, H the helpers. */
-export function validation(R: readonly Check[], H: Helpers): RootFn {
+/** The generated validation of a WidgetClass: R the closures of the data, H the helpers, S the shared module's functions. */
+export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
   const hop = H.hop;
   const r0 = R[0];
   const r1 = R[1];
-  const sf10 = H.stringFormat('date-time')!;
-  const k11 = 'date-time';
-  const nf13 = H.numberFormat('int64')!;
-  const k14 = 'int64';
-  const sf16 = H.stringFormat('date-time')!;
-  const k17 = 'date-time';
-  const nf23 = H.numberFormat('int64')!;
-  const k24 = 'int64';
-  const sf39 = H.stringFormat('date-time')!;
-  const k40 = 'date-time';
-  const k53 = ['uid'];
-  const nf61 = H.numberFormat('int32')!;
-  const k62 = 'int32';
-  const nf64 = H.numberFormat('int32')!;
-  const k65 = 'int32';
-  function f0(x: any, o: any, c: ValidationContext, d: number): void {
-    // WidgetClass
+  const s3 = S['ObjectMeta']!;
+  const nf9 = H.numberFormat('int32')!;
+  const k10 = 'int32';
+  const nf12 = H.numberFormat('int32')!;
+  const k13 = 'int32';
+  function f41(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       const oo0: any = o !== undefined && H.isObject(o) ? o : undefined;
@@ -68,449 +59,69 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
           }
           case 'metadata': {
             const y4: any = x[k1];
-            if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-              H.typeErr(c, H.pj(c.pathAt(d), 'metadata'), y4, 'object');
-            else {
-              for (const k5 in y4) {
-                switch (k5.length) {
-                  case 11:
-                    if (k5 === 'annotations') {
-                      const y6: any = y4[k5];
-                      if (!(typeof y6 === 'object' && y6 !== null && !Array.isArray(y6)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), y6, 'object');
-                      else {
-                        for (const k7 in y6) {
-                          const y8: any = y6[k7];
-                          if (!(typeof y8 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'annotations'), k7), y8, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 17:
-                    if (k5 === 'creationTimestamp') {
-                      const y9: any = y4[k5];
-                      if (!(typeof y9 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, 'string');
-                      else {
-                        if (!sf10(y9))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'creationTimestamp'), y9, k11);
-                      }
-                    } else if (k5 === 'deletionTimestamp') {
-                      const y15: any = y4[k5];
-                      if (!(typeof y15 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, 'string');
-                      else {
-                        if (!sf16(y15))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionTimestamp'), y15, k17);
-                      }
-                    }
-                    break;
-                  case 26:
-                    if (k5 === 'deletionGracePeriodSeconds') {
-                      const y12: any = y4[k5];
-                      if (!(typeof y12 === 'number' && Number.isInteger(y12)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, 'integer');
-                      else {
-                        if (!nf13(y12))
-                          H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'deletionGracePeriodSeconds'), y12, k14);
-                      }
-                    }
-                    break;
-                  case 10:
-                    if (k5 === 'finalizers') {
-                      const y18: any = y4[k5];
-                      if (!Array.isArray(y18))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18, 'array');
-                      else {
-                        for (let i19 = 0; i19 < y18.length; i19++) {
-                          const y20: any = y18[i19];
-                          if (!(typeof y20 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), i19), y20, 'string');
-                        }
-                        if (y18.length > 1 && H.setHasDup(y18))
-                          H.setDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'finalizers'), y18);
-                      }
-                    } else if (k5 === 'generation') {
-                      const y22: any = y4[k5];
-                      if (!(typeof y22 === 'number' && Number.isInteger(y22)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, 'integer');
-                      else {
-                        if (!nf23(y22)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generation'), y22, k24);
-                      }
-                    }
-                    break;
-                  case 12:
-                    if (k5 === 'generateName') {
-                      const y21: any = y4[k5];
-                      if (!(typeof y21 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'generateName'), y21, 'string');
-                    }
-                    break;
-                  case 6:
-                    if (k5 === 'labels') {
-                      const y25: any = y4[k5];
-                      if (!(typeof y25 === 'object' && y25 !== null && !Array.isArray(y25)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), y25, 'object');
-                      else {
-                        for (const k26 in y25) {
-                          const y27: any = y25[k26];
-                          if (!(typeof y27 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'labels'), k26), y27, 'string');
-                        }
-                      }
-                    }
-                    break;
-                  case 13:
-                    if (k5 === 'managedFields') {
-                      const y28: any = y4[k5];
-                      if (!Array.isArray(y28))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), y28, 'array');
-                      else {
-                        for (let i29 = 0; i29 < y28.length; i29++) {
-                          const y30: any = y28[i29];
-                          if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                              y30,
-                              'object',
-                            );
-                          else {
-                            for (const k31 in y30) {
-                              switch (k31.length) {
-                                case 10:
-                                  if (k31 === 'apiVersion') {
-                                    const y32: any = y30[k31];
-                                    if (!(typeof y32 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'apiVersion',
-                                        ),
-                                        y32,
-                                        'string',
-                                      );
-                                  } else if (k31 === 'fieldsType') {
-                                    const y33: any = y30[k31];
-                                    if (!(typeof y33 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsType',
-                                        ),
-                                        y33,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 8:
-                                  if (k31 === 'fieldsV1') {
-                                    const y34: any = y30[k31];
-                                    if (!(typeof y34 === 'object' && y34 !== null && !Array.isArray(y34)))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'fieldsV1',
-                                        ),
-                                        y34,
-                                        'object',
-                                      );
-                                  }
-                                  break;
-                                case 7:
-                                  if (k31 === 'manager') {
-                                    const y35: any = y30[k31];
-                                    if (!(typeof y35 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'manager',
-                                        ),
-                                        y35,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 9:
-                                  if (k31 === 'operation') {
-                                    const y36: any = y30[k31];
-                                    if (!(typeof y36 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'operation',
-                                        ),
-                                        y36,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 11:
-                                  if (k31 === 'subresource') {
-                                    const y37: any = y30[k31];
-                                    if (!(typeof y37 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29),
-                                          'subresource',
-                                        ),
-                                        y37,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k31 === 'time') {
-                                    const y38: any = y30[k31];
-                                    if (!(typeof y38 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                        y38,
-                                        'string',
-                                      );
-                                    else {
-                                      if (!sf39(y38))
-                                        H.strFormat(
-                                          c,
-                                          H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'managedFields'), i29), 'time'),
-                                          y38,
-                                          k40,
-                                        );
-                                    }
-                                  }
-                                  break;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    break;
-                  case 4:
-                    if (k5 === 'name') {
-                      const y41: any = y4[k5];
-                      if (!(typeof y41 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'name'), y41, 'string');
-                    }
-                    break;
-                  case 9:
-                    if (k5 === 'namespace') {
-                      const y42: any = y4[k5];
-                      if (!(typeof y42 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'namespace'), y42, 'string');
-                    }
-                    break;
-                  case 15:
-                    if (k5 === 'ownerReferences') {
-                      const y43: any = y4[k5];
-                      if (!Array.isArray(y43))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, 'array');
-                      else {
-                        for (let i44 = 0; i44 < y43.length; i44++) {
-                          const y45: any = y43[i44];
-                          if (!(typeof y45 === 'object' && y45 !== null && !Array.isArray(y45)))
-                            H.typeErr(
-                              c,
-                              H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                              y45,
-                              'object',
-                            );
-                          else {
-                            for (const k46 in y45) {
-                              switch (k46.length) {
-                                case 10:
-                                  if (k46 === 'apiVersion') {
-                                    const y47: any = y45[k46];
-                                    if (!(typeof y47 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'apiVersion',
-                                        ),
-                                        y47,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'controller') {
-                                    const y49: any = y45[k46];
-                                    if (!(typeof y49 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'controller',
-                                        ),
-                                        y49,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 18:
-                                  if (k46 === 'blockOwnerDeletion') {
-                                    const y48: any = y45[k46];
-                                    if (!(typeof y48 === 'boolean'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44),
-                                          'blockOwnerDeletion',
-                                        ),
-                                        y48,
-                                        'boolean',
-                                      );
-                                  }
-                                  break;
-                                case 4:
-                                  if (k46 === 'kind') {
-                                    const y50: any = y45[k46];
-                                    if (!(typeof y50 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                                        y50,
-                                        'string',
-                                      );
-                                  } else if (k46 === 'name') {
-                                    const y51: any = y45[k46];
-                                    if (!(typeof y51 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                                        y51,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                                case 3:
-                                  if (k46 === 'uid') {
-                                    const y52: any = y45[k46];
-                                    if (!(typeof y52 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                                        y52,
-                                        'string',
-                                      );
-                                  }
-                                  break;
-                              }
-                            }
-                            if (!hop.call(y45, 'apiVersion'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'apiVersion'),
-                              );
-                            if (!hop.call(y45, 'kind'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'kind'),
-                              );
-                            if (!hop.call(y45, 'name'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'name'),
-                              );
-                            if (!hop.call(y45, 'uid'))
-                              H.required(
-                                c,
-                                H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), i44), 'uid'),
-                              );
-                          }
-                        }
-                        if (y43.length > 1 && H.mapHasDup(y43, k53))
-                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'ownerReferences'), y43, k53);
-                      }
-                    } else if (k5 === 'resourceVersion') {
-                      const y54: any = y4[k5];
-                      if (!(typeof y54 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'resourceVersion'), y54, 'string');
-                    }
-                    break;
-                  case 8:
-                    if (k5 === 'selfLink') {
-                      const y55: any = y4[k5];
-                      if (!(typeof y55 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'selfLink'), y55, 'string');
-                    }
-                    break;
-                  case 3:
-                    if (k5 === 'uid') {
-                      const y56: any = y4[k5];
-                      if (!(typeof y56 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'metadata'), 'uid'), y56, 'string');
-                    }
-                    break;
-                }
-              }
-            }
+            c.segs[d] = 'metadata';
+            c.kinds[d] = 0;
+            s3(y4, undefined, c, d + 1);
             break;
           }
           case 'spec': {
-            const y57: any = x[k1];
-            const ov58: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+            const y5: any = x[k1];
+            const ov6: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
             c.segs[d] = 'spec';
             c.kinds[d] = 0;
-            if (!(typeof y57 === 'object' && y57 !== null && !Array.isArray(y57)))
-              H.typeErr(c, c.pathAt(d + 1), y57, 'object');
+            if (!(typeof y5 === 'object' && y5 !== null && !Array.isArray(y5)))
+              H.typeErr(c, c.pathAt(d + 1), y5, 'object');
             else {
-              for (const k59 in y57) {
-                switch (k59) {
+              for (const k7 in y5) {
+                switch (k7) {
                   case 'minReplicas': {
-                    const y60: any = y57[k59];
-                    if (!(typeof y60 === 'number' && Number.isInteger(y60)))
-                      H.typeErr(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y60, 'integer');
+                    const y8: any = y5[k7];
+                    if (!(typeof y8 === 'number' && Number.isInteger(y8)))
+                      H.typeErr(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y8, 'integer');
                     else {
-                      if (y60 < 0) H.minimum(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y60, 0, false);
-                      if (!nf61(y60)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y60, k62);
+                      if (y8 < 0) H.minimum(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y8, 0, false);
+                      if (!nf9(y8)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'minReplicas'), y8, k10);
                     }
                     break;
                   }
                   case 'maxReplicas': {
-                    const y63: any = y57[k59];
-                    if (!(typeof y63 === 'number' && Number.isInteger(y63)))
-                      H.typeErr(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y63, 'integer');
+                    const y11: any = y5[k7];
+                    if (!(typeof y11 === 'number' && Number.isInteger(y11)))
+                      H.typeErr(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y11, 'integer');
                     else {
-                      if (y63 < 1) H.minimum(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y63, 1, false);
-                      if (y63 > 100) H.maximum(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y63, 100, false);
-                      if (!nf64(y63)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y63, k65);
+                      if (y11 < 1) H.minimum(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y11, 1, false);
+                      if (y11 > 100) H.maximum(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y11, 100, false);
+                      if (!nf12(y11)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'maxReplicas'), y11, k13);
                     }
                     break;
                   }
                   case 'zones': {
-                    const y66: any = y57[k59];
-                    if (!Array.isArray(y66)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'zones'), y66, 'array');
+                    const y14: any = y5[k7];
+                    if (!Array.isArray(y14)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'zones'), y14, 'array');
                     else {
-                      for (let i67 = 0; i67 < y66.length; i67++) {
-                        const y68: any = y66[i67];
-                        if (!(typeof y68 === 'string'))
-                          H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'zones'), i67), y68, 'string');
+                      for (let i15 = 0; i15 < y14.length; i15++) {
+                        const y16: any = y14[i15];
+                        if (!(typeof y16 === 'string'))
+                          H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'zones'), i15), y16, 'string');
                         else {
-                          if (y68.length < 2 && H.runeCount(y68) < 1)
-                            H.minLen(c, H.pb(H.pj(c.pathAt(d + 1), 'zones'), i67), y68, 1);
+                          if (y16.length < 2 && H.runeCount(y16) < 1)
+                            H.minLen(c, H.pb(H.pj(c.pathAt(d + 1), 'zones'), i15), y16, 1);
                         }
                       }
-                      if (y66.length > 1 && H.setHasDup(y66)) H.setDupErr(c, H.pj(c.pathAt(d + 1), 'zones'), y66);
+                      if (y14.length > 1 && H.setHasDup(y14)) H.setDupErr(c, H.pj(c.pathAt(d + 1), 'zones'), y14);
                     }
                     break;
                   }
                   case 'autoscaling': {
-                    const y69: any = y57[k59];
-                    if (!(typeof y69 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'autoscaling'), y69, 'boolean');
+                    const y17: any = y5[k7];
+                    if (!(typeof y17 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'autoscaling'), y17, 'boolean');
                     break;
                   }
                 }
               }
-              if (!hop.call(y57, 'maxReplicas')) H.required(c, H.pj(c.pathAt(d + 1), 'maxReplicas'));
+              if (!hop.call(y5, 'maxReplicas')) H.required(c, H.pj(c.pathAt(d + 1), 'maxReplicas'));
               c.len = d + 1;
-              r0(y57, ov58, c);
+              r0(y5, ov6, c);
             }
             break;
           }
@@ -518,9 +129,6 @@ export function validation(R: readonly Check[], H: Helpers): RootFn {
       }
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
     }
-  }
-  function f41(x: any, o: any, c: ValidationContext, d: number): void {
-    f0(x, o, c, d);
     c.len = d;
     r1(x, o, c);
   }
@@ -547,6 +155,7 @@ export function createValidator(
     cel: builtinCelRuleEngine,
     celErrorValue: 'value',
     compiledCel,
+    shared,
   });
 }
 
