@@ -5,7 +5,7 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { parseDocument, isNode, type Document } from 'yaml';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { Schema } from '../../runtime/schema/types.ts';
-import { cellFormatters } from '../../runtime/http/printer-formatters/index.ts';
+import { cellFormatters } from '../../runtime/printers/index.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
 import type { FeatureGate, GroupVersions, Model, OperationKind, Parameter, PrinterColumn, Resource, Shape } from './model.ts';
 

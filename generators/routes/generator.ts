@@ -32,11 +32,8 @@ function descriptor(r: Resource): Record<string, unknown> {
 
 function resourceModule(project: Project, model: Model, r: Resource): SourceFile {
   const file = project.createSourceFile(`${moduleName(r)}.ts`, '', { overwrite: true });
-  file.addImportDeclaration({
-    isTypeOnly: true,
-    moduleSpecifier: '../../runtime/http/route-types.ts',
-    namedImports: ['ResourceDescriptor', 'RouteHandlers', 'RouteTable'],
-  });
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/api/resource-descriptor.ts', namedImports: ['ResourceDescriptor'] });
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/http/route-types.ts', namedImports: ['RouteHandlers', 'RouteTable'] });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,

@@ -16,14 +16,12 @@
 import { restartWatchLater } from '../controller/restart-watch.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
+import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { Store, WatchStream } from '../registry/store.ts';
-import { CRD_CLEANUP_FINALIZER } from '../registry/strategies/customresourcedefinition.ts';
+import { CRD_CLEANUP_FINALIZER } from './strategy.ts';
 import { calculateNames, conditionEquivalent, establishedCondition, findCondition, isConditionTrue, sameNames, setCondition, type BuiltinResourceNames } from './names.ts';
 import type { CRDCondition, CustomResourceDefinition } from './types.ts';
-
-export { CRD_CLEANUP_FINALIZER };
 
 /** What the controller drives: the serving of custom resources (runtime/http/custom-resources.ts). */
 export interface CustomResourceServingTarget {

@@ -1,9 +1,9 @@
 // Everything a CRD write is checked against: the generated CustomResourceDefinition validator
-// (object rules of the spec) plus the checks that need to understand the schemas: structural
-// schema, defaults, CEL rule compilation and costs, selectable fields, storedVersions,
+// (object rules of the spec, handed in by whoever assembles the server or the toolchain: runtime/
+// never imports out/) plus the checks that need to understand the schemas: structural schema,
+// defaults, CEL rule compilation and costs, selectable fields, storedVersions,
 // spec.preserveUnknownFields, and the conversion webhook's caBundle on update. Errors are
 // upstream-shaped field errors, deduplicated.
-import * as generated from '../../out/validators/customresourcedefinition.ts';
 import { fieldErr } from '../schema/errors.ts';
 import type { FieldError } from '../schema/types.ts';
 import { compileSchemaRules, type RuleCompileOptions } from './cel-rules.ts';
@@ -16,9 +16,15 @@ import { isObject } from '../json/is-object.ts';
 
 type Node = Record<string, unknown>;
 
+/** The object rules of a CRD: what out/validators/customresourcedefinition.ts exports. */
+export interface CRDObjectValidator {
+  validate(crd: unknown): FieldError[];
+  validateUpdate(crd: unknown, old: unknown): FieldError[];
+}
+
 export interface CRDValidationOptions {
-  /** Run the generated object validator too (default true). */
-  objectRules?: boolean;
+  /** The generated object validator, run before the schema checks; absent: the schema checks alone (the server's store runs it as its validator). */
+  objectRules?: CRDObjectValidator;
   /** Cost options for rule compilation. */
   cost?: RuleCompileOptions;
 }
@@ -134,16 +140,16 @@ function dedupe(errs: FieldError[]): FieldError[] {
   });
 }
 
-/** Every error of a CRD create: object rules, schemas, rules, storedVersions. */
+/** Every error of a CRD create: object rules (when given), schemas, rules, storedVersions. */
 export function validateCRD(crd: unknown, opts: CRDValidationOptions = {}): FieldError[] {
-  const errs = opts.objectRules === false ? [] : generated.validate(crd);
+  const errs = opts.objectRules?.validate(crd) ?? [];
   if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, undefined, opts));
   return dedupe(errs);
 }
 
-/** Every error of a CRD update from `old`. */
+/** Every error of a CRD update from `old` (object rules when given). */
 export function validateCRDUpdate(crd: unknown, old: unknown, opts: CRDValidationOptions = {}): FieldError[] {
-  const errs = opts.objectRules === false ? [] : generated.validateUpdate(crd, old);
+  const errs = opts.objectRules?.validateUpdate(crd, old) ?? [];
   if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObject(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
   return dedupe(errs);
 }

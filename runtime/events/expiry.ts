@@ -9,7 +9,7 @@
 
 import { restartWatchLater } from '../controller/restart-watch.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isObj, metaOf, type Obj } from '../registry/object.ts';
+import { isObj, metaOf, type Obj } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { Store, WatchStream } from '../registry/store.ts';
 

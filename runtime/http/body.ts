@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
-import { isObj } from '../registry/object.ts';
+import { isObj } from '../api/object.ts';
 import { type Decoded, decodeJson, decodeYaml } from './decode/decode.ts';
 import { DecodeError } from './decode/decode-error.ts';
 import { type FieldValidationDirective, handleDuplicates, jsonDuplicateErrors, strictDecodingError, yamlDuplicateError } from './decode/duplicate-fields.ts';
