@@ -467,7 +467,9 @@ async function main(): Promise<void> {
       ? await startProcess(['runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', 'sqlite', '--insecure-http', '--data-dir', beforeDir], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'server (before)', resolve(BEFORE))
       : undefined;
     if (before) procs.push(before);
-    const beforeSides = (round: (url: string, auth: string) => () => Promise<Load>): Side[] => (before ? [{ name: 'before', pid: before.proc.pid, round: round(before.url, token) }] : []);
+    // its own admin token: the copy was taken before either server wrote one
+    const beforeToken = before ? readFileSync(join(beforeDir, 'admin.token'), 'utf8').trim() : '';
+    const beforeSides = (round: (url: string, auth: string) => () => Promise<Load>): Side[] => (before ? [{ name: 'before', pid: before.proc.pid, round: round(before.url, beforeToken) }] : []);
 
     // Bodies of the same size for the bare server: our actual responses.
     const getPath = '/api/v1/namespaces/bench-get/configmaps/cm-get';

@@ -27,6 +27,8 @@ export interface InformerOptions {
   onSynced?(objects: readonly Obj[]): void;
   /** Problems (the informer retries): default stderr. */
   log?: (message: string) => void;
+  /** What the cache keeps of each object (upstream's informer transform; default: the object): a controller that needs only metadata keeps only that. */
+  transform?(obj: Obj): Obj;
   /** First pause before reopening an ended watch (default 500 ms). */
   restartDelayMs?: number;
 }
@@ -92,7 +94,7 @@ export class Informer {
         }
         const old = this.cache.get(key);
         if (type === 'DELETED') this.cache.delete(key);
-        else this.cache.set(key, object);
+        else this.cache.set(key, this.kept(object));
         this.o.onChange?.(type, object, old);
       },
       error: (e) => this.log(`watch: ${e.message}`),
@@ -114,10 +116,14 @@ export class Informer {
     this.o.onSynced?.([...fresh.values()]);
   }
 
+  private kept(obj: Obj): Obj {
+    return this.o.transform ? this.o.transform(obj) : obj;
+  }
+
   /** The cache becomes `fresh`; the differences are reported as changes. */
   private replace(fresh: Map<string, Obj>): void {
     const before = this.cache;
-    this.cache = fresh;
+    this.cache = new Map([...fresh].map(([key, obj]) => [key, this.kept(obj)]));
     for (const [key, old] of before) if (!fresh.has(key)) this.o.onChange?.('DELETED', old, old);
     for (const [key, obj] of fresh) {
       const old = before.get(key);

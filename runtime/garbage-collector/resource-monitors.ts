@@ -47,6 +47,11 @@ class ResourceMonitor {
         for (const o of objects) events.observe(key, o, apiVersion, kind);
         events.listed(key, new Set(objects.map((o) => String(metaOf(o).uid ?? ''))));
       },
+      // the graph holds what it needs; the cache keeps only what names an object
+      transform: (o) => {
+        const m = metaOf(o);
+        return { metadata: { uid: m.uid, name: m.name, namespace: m.namespace, resourceVersion: m.resourceVersion } };
+      },
       log: (m) => events.log(`watch ${key}: ${m}`),
     });
   }

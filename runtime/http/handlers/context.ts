@@ -32,15 +32,25 @@ export function nameOf(ctx: RequestContext): string {
   return ctx.params.name as string;
 }
 
-/** This request as admission sees it: its user, the options per operation, a signal that fires when the client goes away. */
+/**
+ * This request as admission sees it: its user, the options per operation, a signal that fires when
+ * the client goes away. The user and the signal are made on first use (only webhooks read them).
+ */
 export function admissionRequest(ctx: RequestContext, options: Partial<Record<AdmissionOperation, Obj>>): AdmissionRequest {
-  const controller = new AbortController();
-  if (ctx.res.closed || ctx.res.destroyed) controller.abort();
-  else ctx.res.once('close', () => controller.abort());
+  let controller: AbortController | undefined;
   return {
-    user: { username: ctx.user.name, uid: ctx.user.uid, groups: [...ctx.user.groups] },
+    get user() {
+      return { username: ctx.user.name, uid: ctx.user.uid, groups: [...ctx.user.groups] };
+    },
     options,
-    signal: controller.signal,
+    get signal() {
+      if (!controller) {
+        const c = (controller = new AbortController());
+        if (ctx.res.closed || ctx.res.destroyed) c.abort();
+        else ctx.res.once('close', () => c.abort());
+      }
+      return controller.signal;
+    },
     namedPath: ctx.params.name !== undefined,
   };
 }
