@@ -21,8 +21,11 @@ export interface WatchSource {
 }
 
 export interface InformerOptions {
-  /** Every change after it reached the cache (`old`: the cached state before, on MODIFIED and DELETED). */
-  onChange?(type: InformerEventType, obj: Obj, old: Obj | undefined): void;
+  /**
+   * Every change after it reached the cache (`old`: the cached state before, on MODIFIED and
+   * DELETED); `relisted`: found by a (re)list rather than seen as it happened.
+   */
+  onChange?(type: InformerEventType, obj: Obj, old: Obj | undefined, relisted: boolean): void;
   /** After each (re)list reached the cache, with every object listed. */
   onSynced?(objects: readonly Obj[]): void;
   /** Problems (the informer retries): default stderr. */
@@ -95,7 +98,7 @@ export class Informer {
         const old = this.cache.get(key);
         if (type === 'DELETED') this.cache.delete(key);
         else this.cache.set(key, this.kept(object));
-        this.o.onChange?.(type, object, old);
+        this.o.onChange?.(type, object, old, false);
       },
       error: (e) => this.log(`watch: ${e.message}`),
       end: () => {
@@ -124,11 +127,11 @@ export class Informer {
   private replace(fresh: Map<string, Obj>): void {
     const before = this.cache;
     this.cache = new Map([...fresh].map(([key, obj]) => [key, this.kept(obj)]));
-    for (const [key, old] of before) if (!fresh.has(key)) this.o.onChange?.('DELETED', old, old);
+    for (const [key, old] of before) if (!fresh.has(key)) this.o.onChange?.('DELETED', old, old, true);
     for (const [key, obj] of fresh) {
       const old = before.get(key);
-      if (old === undefined) this.o.onChange?.('ADDED', obj, undefined);
-      else if (metaOf(old).resourceVersion !== metaOf(obj).resourceVersion) this.o.onChange?.('MODIFIED', obj, old);
+      if (old === undefined) this.o.onChange?.('ADDED', obj, undefined, true);
+      else if (metaOf(old).resourceVersion !== metaOf(obj).resourceVersion) this.o.onChange?.('MODIFIED', obj, old, true);
     }
   }
 }
