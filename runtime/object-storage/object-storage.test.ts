@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meta, type Obj } from '../api/object.ts';
 import { rejection } from '../errors/test-support.ts';
 import { MemoryStorage } from '../storage/memory.ts';
-import { ObjectStorage, type ObjectStorageConfig } from './object-storage.ts';
+import { ObjectStorage, type DecodedEvent, type ObjectStorageConfig } from './object-storage.ts';
 
 const WIDGETS: ObjectStorageConfig = { group: 'example.cluster.io', plural: 'widgets', kind: 'Widget', namespaced: true, apiVersion: 'example.cluster.io/v2', storageApiVersion: 'example.cluster.io/v2' };
 
@@ -73,5 +73,24 @@ describe('ObjectStorage', () => {
     expect(read?.obj.apiVersion).toBe('example.cluster.io/v2');
     await objects.guaranteedUpdate('ns', 'old', async (cur) => ({ obj: cur?.obj as Obj }));
     expect(JSON.parse((await objects.getRaw('ns', 'old'))?.value ?? '{}').apiVersion).toBe('example.cluster.io/v2');
+  });
+
+  it.each([
+    { name: 'a built-in (the written object reused)', config: { ...WIDGETS, storageApiVersion: undefined } },
+    { name: 'a custom resource (converted)', config: WIDGETS },
+  ])('a watch event of a write equals the stored text decoded: $name', async ({ config }) => {
+    objects = new ObjectStorage(storage, config);
+    const events: DecodedEvent[] = [];
+    const w = await objects.watch(objects.prefix('ns'), await storage.currentRevision(), (ev) => events.push(ev), () => undefined);
+    const created = await objects.create('ns', widget('a', { x: { y: [1, 2] } }));
+    await objects.guaranteedUpdate('ns', 'a', async (cur) => ({ obj: { ...(cur?.obj as Obj), spec: { x: { y: [3] } } } }));
+    for (let i = 0; i < 100 && events.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    w.cancel();
+    const kv = await objects.getRaw('ns', 'a');
+    expect(events.map((e) => e.cur)).toEqual([
+      { ...created, metadata: { ...(created.metadata as Obj), resourceVersion: meta(created).resourceVersion } },
+      { ...JSON.parse(kv?.value ?? '{}'), apiVersion: WIDGETS.apiVersion, kind: 'Widget', metadata: { name: 'a', namespace: 'ns', resourceVersion: String(kv?.modRevision) } },
+    ]);
+    expect(events[1].prev?.spec).toEqual({ x: { y: [1, 2] } });
   });
 });

@@ -205,7 +205,7 @@ export class ObjectStorage {
       return stored ? this.fromStorage(stored, obj) : obj;
     }
     try {
-      const rev = await this.storage.create(this.key(namespace, name), stored ? JSON.stringify(stored) : encodeForStorage(obj));
+      const rev = await this.storage.create(this.key(namespace, name), stored ? JSON.stringify(stored) : this.encode(obj));
       m.resourceVersion = String(rev);
       return stored ? await this.fromStorage(stored, obj) : obj;
     } catch (e) {
@@ -238,7 +238,7 @@ export class ObjectStorage {
         if (!current.stale && deepEqual(withoutResourceVersion(next.obj), withoutResourceVersion(current.obj))) return { obj: current.obj, created: false };
         const stored = this.converter ? await this.toStorage(next.obj) : undefined;
         if (opts.dryRun) return { obj: stored ? await this.fromStorage(stored, next.obj) : next.obj, created: false };
-        m.resourceVersion = String(await this.storage.update(key, stored ? JSON.stringify(stored) : encodeForStorage(next.obj), current.rev));
+        m.resourceVersion = String(await this.storage.update(key, stored ? JSON.stringify(stored) : this.encode(next.obj), current.rev));
         return { obj: stored ? await this.fromStorage(stored, next.obj) : next.obj, created: false };
       } catch (e) {
         const raced = isStorageError(e, 'Conflict') || isStorageError(e, 'NotFound') || (e instanceof ApiError && e.reason === 'AlreadyExists' && !current);
@@ -253,7 +253,7 @@ export class ObjectStorage {
     const m = meta(obj);
     const name = m.name as string;
     try {
-      const text = this.converter ? JSON.stringify(await this.toStorage(obj)) : encodeForStorage(obj);
+      const text = this.converter ? JSON.stringify(await this.toStorage(obj)) : this.encode(obj);
       m.resourceVersion = String(await this.storage.update(this.key(m.namespace, name), text, rev));
       return obj;
     } catch (e) {
@@ -268,6 +268,20 @@ export class ObjectStorage {
     } catch (e) {
       throw fromStorageError(e, { resource: this.resource, name, op: 'write' });
     }
+  }
+
+  /**
+   * The text and object of the last write of a built-in object: its watch event carries that very
+   * text, and decoding it again is the largest single cost of a write of a large object, so the
+   * event reuses the object (the answer's; nothing changes it after the write) instead.
+   */
+  private lastWrite: { text: string; obj: Obj } | undefined;
+
+  /** `obj` as stored (built-ins only; custom resources are converted first), remembered for its watch event. */
+  private encode(obj: Obj): string {
+    const text = encodeForStorage(obj);
+    this.lastWrite = { text, obj };
+    return text;
   }
 
   // ---------------------------------------------------------------- watch
@@ -289,11 +303,19 @@ export class ObjectStorage {
   private decodeEvent(ev: WatchEvent): DecodedEvent {
     let d = this.decodedEvents.get(ev);
     if (!d) {
-      const typed = (value: string | undefined): Obj | undefined => (value === undefined ? undefined : this.typed(decodeStored(value, ev.modRevision)));
+      const typed = (value: string | undefined): Obj | undefined => (value === undefined ? undefined : this.typed(this.decodeWritten(value, ev.modRevision)));
       d = { type: ev.type, revision: ev.modRevision, cur: typed(ev.value), prev: typed(ev.prevValue) };
       this.decodedEvents.set(ev, d);
     }
     return d;
+  }
+
+  /** A stored value at `revision`: the last write's object when it is that write's text (a copy of its top and metadata), else parsed. */
+  private decodeWritten(value: string, revision: number): Obj {
+    const last = this.lastWrite;
+    if (last === undefined || last.text !== value) return decodeStored(value, revision);
+    this.lastWrite = undefined;
+    return { ...last.obj, metadata: { ...(last.obj.metadata as Obj), resourceVersion: String(revision) } };
   }
 
   private decodeEventConverted(ev: WatchEvent): Promise<DecodedEvent> {

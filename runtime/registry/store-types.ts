@@ -63,6 +63,7 @@ export interface DeleteOptions {
 }
 
 export interface WriteResult {
+  /** The object as written; its watch event shares its parts (runtime/object-storage): read it, never change it. */
   object: Obj;
   warnings: string[];
   /** True when an update with allowCreate created the object (201). */
