@@ -17,10 +17,14 @@
 // Every round also reads the server's CPU time from /proc/<pid>/stat (Linux): CPU per request is
 // steadier than requests/s on a shared machine, and shows where a ratio comes from.
 //
+// `--before DIR`: also runs the server of another checkout (a git worktree of the commit before a
+// change, with its node_modules) as the side `before`, on a copy of the same seeded data, in the GET
+// and create rounds: a change's effect in one run (`ours / before`).
+//
 // Internal mode: `tsx bench/server.ts --bare <bodies.json> [<storage dir>]` is the baseline server.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { serverStackArgs } from '../runtime/stack-size.ts';
 import { processCpuUs } from '../test/e2e/process-cpu.ts';
+import { arg } from './cli-options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
@@ -59,7 +64,7 @@ async function bareServer(bodiesFile: string, storageDir: string | undefined): P
   const bodies = new Map(Object.entries(JSON.parse(readFileSync(bodiesFile, 'utf8')) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]));
   const { SqliteStorage } = await import('../runtime/storage/sqlite.ts');
   const { isStorageError } = await import('../runtime/storage/interface.ts');
-  const { generateName } = await import('../runtime/registry/object.ts');
+  const { generateName } = await import('../runtime/api/object.ts');
   const storage = storageDir === undefined ? undefined : new SqliteStorage({ dataDir: storageDir });
   const reply = (res: ServerResponse, status: number, out: string): void => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
@@ -109,9 +114,12 @@ interface Proc {
   stop(): Promise<void>;
 }
 
-function startProcess(args: string[], pattern: RegExp, label: string): Promise<Proc> {
+/** The checkout of `--before` (empty: none). */
+const BEFORE = arg('before', '');
+
+function startProcess(args: string[], pattern: RegExp, label: string, cwd = ROOT): Promise<Proc> {
   // The server's stack flag given here (as test/e2e/harness.ts does): the pid measured is then the server itself, not a re-exec parent.
-  const proc = spawn(process.execPath, [...serverStackArgs(), '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...serverStackArgs(), '--import', 'tsx', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -449,9 +457,19 @@ async function main(): Promise<void> {
     const dataDir = join(work, 'data');
     await seed(dataDir);
 
+    // the other checkout's server gets its own copy of the seeded data (SQLite locks its directory)
+    const beforeDir = join(work, 'data-before');
+    if (BEFORE) cpSync(dataDir, beforeDir, { recursive: true });
     const ours = await startProcess(['runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', 'sqlite', '--insecure-http', '--data-dir', dataDir], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'server');
     procs.push(ours);
     const token = readFileSync(join(dataDir, 'admin.token'), 'utf8').trim();
+    const before = BEFORE
+      ? await startProcess(['runtime/cli.ts', '--port', '0', '--address', '127.0.0.1', '--storage', 'sqlite', '--insecure-http', '--data-dir', beforeDir], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'server (before)', resolve(BEFORE))
+      : undefined;
+    if (before) procs.push(before);
+    // its own admin token: the copy was taken before either server wrote one
+    const beforeToken = before ? readFileSync(join(beforeDir, 'admin.token'), 'utf8').trim() : '';
+    const beforeSides = (round: (url: string, auth: string) => () => Promise<Load>): Side[] => (before ? [{ name: 'before', pid: before.proc.pid, round: round(before.url, beforeToken) }] : []);
 
     // Bodies of the same size for the bare server: our actual responses.
     const getPath = '/api/v1/namespaces/bench-get/configmaps/cm-get';
@@ -467,6 +485,7 @@ async function main(): Promise<void> {
     const getFigures = await sideBySide('GET', [
       { name: 'bare', pid: bare.proc.pid, round: () => loadgen(`${bare.url}/get`, { connections: GET_CONNECTIONS }) },
       { name: 'ours', pid: ours.proc.pid, round: () => loadgen(ours.url + getPath, { connections: GET_CONNECTIONS, token }) },
+      ...beforeSides((url, auth) => () => loadgen(url + getPath, { connections: GET_CONNECTIONS, token: auth })),
     ]);
     const get = ratioOf(getFigures, 'ours', 'bare');
 
@@ -488,6 +507,7 @@ async function main(): Promise<void> {
     const createFigures = await sideBySide('POST', [
       { name: 'bare', pid: bare.proc.pid, round: post(`${bare.url}/post`) },
       { name: 'ours', pid: ours.proc.pid, round: post(`${ours.url}/api/v1/namespaces/bench-post/configmaps`, token) },
+      ...beforeSides((url, auth) => post(`${url}/api/v1/namespaces/bench-post/configmaps`, auth)),
       { name: 'bare+storage', pid: bareDurable.proc.pid, round: post(`${bareDurable.url}/durable`) },
       { name: 'ours-memory', pid: oursMemory.proc.pid, round: post(`${oursMemory.url}/api/v1/namespaces/bench-post/configmaps`, memToken) },
     ]);
@@ -539,6 +559,11 @@ async function main(): Promise<void> {
       `  LIST page of 500  first page: 10k ${fmt(small.first, 2)} ms, 100k ${fmt(large.first, 2)} ms, ratio 100k/10k ${(large.first / small.first).toFixed(2)}; middle page: 10k ${fmt(small.middle, 2)} ms, 100k ${fmt(large.middle, 2)} ms, ratio ${(large.middle / small.middle).toFixed(2)} (target: no growth, ~1.0)\n`,
     );
     process.stdout.write(`  ${WATCHERS} watchers     write → last watcher ${fmt(fanMedian, 1)} ms (target <= 50 ms: ${verdict(fanMedian <= 50)})\n`);
+    if (before) {
+      const g = ratioOf(getFigures, 'ours', 'before');
+      const c = ratioOf(createFigures, 'ours', 'before');
+      process.stdout.write(`  against --before  GET ours/before ${g.ratio.toFixed(2)} (${fmt(g.baselineRps)} req/s before), durable create ours/before ${c.ratio.toFixed(2)} (${fmt(c.baselineRps)} req/s before)\n`);
+    }
     process.stdout.write(`\ntotal ${fmt((performance.now() - started) / 1000, 0)} s\n`);
   } finally {
     agent.destroy();

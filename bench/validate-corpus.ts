@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { runValidation } from '../runtime/validate/run.ts';
+import * as validators from '../out/validators/index.ts';
 import { textReporter } from '../generators/cli/reporters/text.ts';
 import { arg } from './cli-options.ts';
 
@@ -110,7 +111,7 @@ function baseline(dir: string, ajv?: Map<string, (o: unknown) => boolean>): { re
 /** What `clusterspec validate DIR` does, timed from reading the folder to the rendered report. */
 function ours(dir: string): { resources: number; invalid: number; ms: number } {
   const started = performance.now();
-  const report = runValidation({ operands: [dir], crdDirs: [], strict: false, maxFileBytes: 32 * 1024 * 1024, readStdin: () => '' });
+  const report = runValidation({ validators, operands: [dir], crdDirs: [], strict: false, maxFileBytes: 32 * 1024 * 1024, readStdin: () => '' });
   textReporter.render(report, { summary: true, toolVersion: 'bench' });
   return { resources: report.results.length, invalid: report.results.filter((r) => r.verdict !== 'valid').length, ms: performance.now() - started };
 }

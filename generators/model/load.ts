@@ -3,8 +3,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { parseDocument, isNode, type Document } from 'yaml';
+import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { Schema } from '../../runtime/schema/types.ts';
-import { cellFormatters } from '../../runtime/http/printer-formatters/index.ts';
+import { cellFormatters } from '../../runtime/printers/index.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
 import type { FeatureGate, GroupVersions, Model, OperationKind, Parameter, PrinterColumn, Resource, Shape } from './model.ts';
 
@@ -78,9 +79,7 @@ export async function loadSpec(root: string, options: LoadOptions = {}): Promise
     }
   }
 
-  // Check every $ref (its file is a loaded spec file, its pointer a shape there) and rewrite it to the
-  // canonical `#/components/schemas/<Name>` form. Nothing else is resolved: every file is parsed
-  // above, so reading the files again through a ref resolver (as this did) could find nothing new.
+  // Rewrite every $ref to the canonical `#/components/schemas/<Name>` form (ref-parser reads the files itself).
   for (const f of files) {
     walk(f.data, [], (node, path) => {
       const ref = node.$ref;
@@ -93,6 +92,7 @@ export async function loadSpec(root: string, options: LoadOptions = {}): Promise
   }
 
   if (problems.length) throw new SpecError(problems);
+  await checkRefsResolve(root, specDir, files, problems);
 
   const api = files.find((f) => f.abs === resolve(specDir, 'api.yaml'));
   if (!api) throw new SpecError([{ file: relative(root, join(specDir, 'api.yaml')), path: '', message: 'missing: the API description file' }]);
@@ -152,6 +152,32 @@ function readSpecFiles(root: string, specDir: string, problems: SpecProblem[], l
     files.push(f);
   }
   return files;
+}
+
+/**
+ * Lets @apidevtools/json-schema-ref-parser load every file that a $ref names, reporting each that
+ * cannot be read or parsed; the pointers themselves were checked against the shapes above.
+ */
+async function checkRefsResolve(root: string, specDir: string, files: SpecFile[], problems: SpecProblem[]): Promise<void> {
+  const index = { files: files.map((f) => ({ $ref: relative(specDir, f.abs) })) };
+  try {
+    await $RefParser.resolve(join(specDir, 'index.json'), index, { continueOnError: true, resolve: { http: false } });
+  } catch (err) {
+    const group = err as { errors?: Array<{ message: string; source?: string; path?: Path | null }> };
+    if (!group.errors) throw err;
+    for (const e of group.errors) {
+      const abs = e.source ? resolve(e.source.replace(/^file:\/\//, '')) : specDir;
+      const f = files.find((x) => x.abs === abs);
+      const path = (e.path ?? []).map((p) => (typeof p === 'string' && /^\d+$/.test(p) ? Number(p) : p));
+      problems.push({
+        file: f ? f.file : relative(root, abs),
+        path: formatPath(path),
+        message: `broken $ref: ${e.message}`,
+        line: f ? lineIn(f, path) : undefined,
+      });
+    }
+  }
+  if (problems.length) throw new SpecError(problems);
 }
 
 function refTarget(f: SpecFile, ref: string, byAbs: Map<string, SpecFile>): { name: string } | { error: string } {

@@ -1,6 +1,6 @@
 // The typed Model that every generator reads. Built once from spec/ by load.ts and checked by check.ts.
 import type { Schema } from '../../runtime/schema/types.ts';
-import type { PrinterColumn } from '../../runtime/http/printer-column.ts';
+import type { PrinterColumn } from '../../runtime/api/printer-column.ts';
 
 export type { PrinterColumn };
 

@@ -4,7 +4,7 @@
 import { listShapeOf, type Model, type OperationKind, type Resource } from './model.ts';
 
 // The handler names and actions are the runtime's: a route bound to a name it lacks fails the build.
-import type { Action, HandlerName } from '../../runtime/http/route-types.ts';
+import type { Action, HandlerName } from '../../runtime/api/operation.ts';
 
 export type { Action, HandlerName };
 

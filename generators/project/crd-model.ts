@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import type { Document } from 'yaml';
 import type { Schema } from '../../runtime/schema/types.ts';
 import type { CRDVersion, CustomResourceDefinition } from '../../runtime/crd/types.ts';
-import { validateCRD } from '../../runtime/crd/validate-crd.ts';
+import { validateCRD, type CRDObjectValidator } from '../../runtime/crd/validate-crd.ts';
 import { asClusterCrd, isCrdObject } from '../../runtime/validate/crd-flavor.ts';
 import { parseManifests } from '../../runtime/validate/documents.ts';
 import { collectInputs } from '../../runtime/validate/inputs.ts';
@@ -22,7 +22,7 @@ interface LoadedCrd {
   crd: CustomResourceDefinition;
 }
 
-function readCrds(root: string, dir: string): LoadedCrd[] {
+function readCrds(root: string, dir: string, crdObjectRules: CRDObjectValidator): LoadedCrd[] {
   const problems: SpecProblem[] = [];
   const crds: LoadedCrd[] = [];
   for (const input of collectInputs([dir])) {
@@ -40,7 +40,7 @@ function readCrds(root: string, dir: string): LoadedCrd[] {
       if (!isCrdObject(d.value)) continue;
       const crd = asClusterCrd(d.value);
       const line = (field: string): number => positionOf(nodeAt(d.doc as Document, [], parseFieldPath(field)), parsed.lines, d.start).line;
-      for (const e of validateCRD(crd)) problems.push({ file, path: e.field, message: e.message, line: line(e.field) });
+      for (const e of validateCRD(crd, { objectRules: crdObjectRules })) problems.push({ file, path: e.field, message: e.message, line: line(e.field) });
       crds.push({ file, line: line(''), crd: crd as unknown as CustomResourceDefinition });
     }
   }
@@ -100,9 +100,12 @@ export interface VersionModel {
   spec: LoadedSpec;
 }
 
-/** One checked Model per version name found in the CRDs (served versions only). */
-export function modelsFromCrds(root: string, dir: string): VersionModel[] {
-  const crds = readCrds(root, dir);
+/**
+ * One checked Model per version name found in the CRDs (served versions only). `crdObjectRules`: the
+ * generated CustomResourceDefinition validator (the CLI hands in out/'s).
+ */
+export function modelsFromCrds(root: string, dir: string, crdObjectRules: CRDObjectValidator): VersionModel[] {
+  const crds = readCrds(root, dir, crdObjectRules);
   const lib = platformLibrary(root);
   const byVersion = new Map<string, Array<{ c: LoadedCrd; v: CRDVersion }>>();
   for (const c of crds) for (const v of c.crd.spec.versions ?? []) if (v.served) byVersion.set(v.name, [...(byVersion.get(v.name) ?? []), { c, v }]);

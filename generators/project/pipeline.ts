@@ -5,6 +5,7 @@ import { loadSpec } from '../model/load.ts';
 import { checkModel } from '../model/check.ts';
 import { compose } from '../compose.ts';
 import type { OutputFile } from '../output.ts';
+import type { CRDObjectValidator } from '../../runtime/crd/validate-crd.ts';
 import type { ResolvedProject } from './config.ts';
 import { modelsFromCrds } from './crd-model.ts';
 import { META_SHAPES_FILE, PLATFORM_OUT, RUNTIME_DIR } from './platform-library.ts';
@@ -13,7 +14,8 @@ import { projectCrdFiles } from './own-group-crds.ts';
 import { hasMultiVersionKinds, modelsByVersion } from './versions.ts';
 import { rebaseRuntimeImports } from './runtime-imports.ts';
 
-export async function generateProject(project: ResolvedProject): Promise<OutputFile[]> {
+/** `crdObjectRules`: the generated CustomResourceDefinition validator, which checks CRD input (the CLI hands in out/'s). */
+export async function generateProject(project: ResolvedProject, crdObjectRules: CRDObjectValidator): Promise<OutputFile[]> {
   let files: OutputFile[];
   if (project.spec) {
     const spec = await loadSpec(project.root, { specDir: project.spec, libraryFiles: project.platformShapes ? [META_SHAPES_FILE] : [] });
@@ -32,7 +34,7 @@ export async function generateProject(project: ResolvedProject): Promise<OutputF
   } else {
     // CRD input: a kind usually has several versions; each version's artifacts go to <version>/.
     files = [];
-    for (const { version, spec } of modelsFromCrds(project.root, project.crds!)) {
+    for (const { version, spec } of modelsFromCrds(project.root, project.crds!, crdObjectRules)) {
       checkModel(spec);
       const composed = rebaseRuntimeImports(await compose(spec.model, projectProfile(false, project.crdFlavor)), PLATFORM_OUT, join(project.out, version), RUNTIME_DIR);
       for (const f of composed) files.push({ path: `${version}/${f.path}`, content: f.content });

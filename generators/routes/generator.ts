@@ -1,12 +1,9 @@
 // out/routes: one module per resource binding every operation to a named runtime handler,
-// plus an index listing them all. Written in prettier's form by the literal printer, so compose.ts
-// needs no prettier run for them (ts-morph wrote them before, and loading TypeScript cost a third
-// of a second of every cold run). Their keys are identifiers and their number lists short, which
-// the printer handles; it throws UnsupportedLiteral, failing generation, on anything else.
+// plus an index listing them all. Written with ts-morph so the output is well-formed TypeScript.
+import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { Model, Resource } from '../model/model.ts';
 import { operationsOf } from '../model/operations.ts';
 import { GENERATED_HEADER, type Generator, type OutputFile } from '../output.ts';
-import { printLiteral, RawCode, type Literal } from '../literal-printer.ts';
 
 // By schema name: the kind's, or the name a kind served in two groups gives this group's schema.
 export const moduleName = (r: Resource): string => r.shape.toLowerCase();
@@ -37,62 +34,70 @@ function descriptor(r: Resource): Record<string, unknown> {
   };
 }
 
-function routeTable(model: Model, r: Resource): Literal {
-  const routes = operationsOf(model, r).map((op): Literal => ({
-    operationId: op.operationId,
-    method: op.method,
-    path: op.path,
-    action: op.action,
-    handlerName: op.handler,
-    handler: new RawCode(`handlers.${op.handler}`),
-    pathParameters: op.pathParameters,
-    queryParameters: op.queryParameters,
-    requestBody: op.requestBody,
-    successCodes: op.responses.map((x) => x.code),
-    subresource: op.subresource || undefined,
-    allNamespaces: op.allNamespaces,
-    deprecated: op.deprecated === true,
-  }));
-  return { resource: new RawCode(resourceConstName(r)), routes };
+function resourceModule(project: Project, model: Model, r: Resource): SourceFile {
+  const file = project.createSourceFile(`${moduleName(r)}.ts`, '', { overwrite: true });
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/api/resource-descriptor.ts', namedImports: ['ResourceDescriptor'] });
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/http/route-types.ts', namedImports: ['RouteHandlers', 'RouteTable'] });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: resourceConstName(r), type: 'ResourceDescriptor', initializer: JSON.stringify(descriptor(r)) }],
+  });
+  const routes = operationsOf(model, r).map((op) => {
+    const fields = [
+      `operationId: ${JSON.stringify(op.operationId)}`,
+      `method: ${JSON.stringify(op.method)}`,
+      `path: ${JSON.stringify(op.path)}`,
+      `action: ${JSON.stringify(op.action)}`,
+      `handlerName: ${JSON.stringify(op.handler)}`,
+      `handler: handlers.${op.handler}`,
+      `pathParameters: ${JSON.stringify(op.pathParameters)}`,
+      `queryParameters: ${JSON.stringify(op.queryParameters)}`,
+      ...(op.requestBody ? [`requestBody: ${JSON.stringify(op.requestBody)}`] : []),
+      `successCodes: ${JSON.stringify(op.responses.map((x) => x.code))}`,
+      ...(op.subresource ? [`subresource: ${JSON.stringify(op.subresource)}`] : []),
+      `allNamespaces: ${op.allNamespaces}`,
+      `deprecated: ${op.deprecated === true}`,
+    ];
+    return `{ ${fields.join(', ')} }`;
+  });
+  file.addFunction({
+    isExported: true,
+    name: bindingName(r),
+    typeParameters: ['H'],
+    parameters: [{ name: 'handlers', type: 'RouteHandlers<H>' }],
+    returnType: 'RouteTable<H>',
+    docs: [`Binds every operation of ${r.kind} to the runtime's handlers.`],
+    statements: [`return { resource: ${resourceConstName(r)}, routes: [${routes.join(',\n')}] };`],
+  });
+  file.insertText(0, `${GENERATED_HEADER}\n// Routes of ${r.kind} (${r.group || 'core'}/${r.version}).\n\n`);
+  return file;
 }
 
-function resourceModule(model: Model, r: Resource): string {
-  const declaration = `export const ${resourceConstName(r)}: ResourceDescriptor = `;
-  return `${GENERATED_HEADER}
-// Routes of ${r.kind} (${r.group || 'core'}/${r.version}).
-
-import type { ResourceDescriptor, RouteHandlers, RouteTable } from '../../runtime/http/route-types.ts';
-
-${declaration}${printLiteral(descriptor(r) as Literal, 0, declaration.length, 1)};
-
-/** Binds every operation of ${r.kind} to the runtime's handlers. */
-export function ${bindingName(r)}<H>(handlers: RouteHandlers<H>): RouteTable<H> {
-  return ${printLiteral(routeTable(model, r), 2, '  return '.length, 1)};
-}
-`;
-}
-
-function indexModule(model: Model): string {
-  const imports = model.resources.map((r) => `import { ${bindingName(r)} } from './${moduleName(r)}.ts';\n`).join('');
-  const tables = model.resources.map((r) => new RawCode(`${bindingName(r)}(handlers)`));
-  return `${GENERATED_HEADER}
-// Every resource's route table.
-
-import type { RouteHandlers, RouteTable } from '../../runtime/http/route-types.ts';
-${imports}
-/** The route tables of every built-in resource, in group then kind order. */
-export function allRoutes<H>(handlers: RouteHandlers<H>): RouteTable<H>[] {
-  return ${printLiteral(tables, 2, '  return '.length, 1)};
-}
-`;
+function indexModule(project: Project, model: Model): SourceFile {
+  const file = project.createSourceFile('index.ts', '', { overwrite: true });
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/http/route-types.ts', namedImports: ['RouteHandlers', 'RouteTable'] });
+  for (const r of model.resources) {
+    file.addImportDeclaration({ moduleSpecifier: `./${moduleName(r)}.ts`, namedImports: [bindingName(r)] });
+  }
+  file.addFunction({
+    isExported: true,
+    name: 'allRoutes',
+    typeParameters: ['H'],
+    parameters: [{ name: 'handlers', type: 'RouteHandlers<H>' }],
+    returnType: 'RouteTable<H>[]',
+    docs: ['The route tables of every built-in resource, in group then kind order.'],
+    statements: [`return [${model.resources.map((r) => `${bindingName(r)}(handlers)`).join(', ')}];`],
+  });
+  file.insertText(0, `${GENERATED_HEADER}\n// Every resource's route table.\n\n`);
+  return file;
 }
 
 export const routesGenerator: Generator = {
   name: 'routes',
   generate(model: Model): OutputFile[] {
-    return [
-      ...model.resources.map((r) => ({ path: `routes/${moduleName(r)}.ts`, content: resourceModule(model, r), preformatted: true })),
-      { path: 'routes/index.ts', content: indexModule(model), preformatted: true },
-    ];
+    const project = new Project({ useInMemoryFileSystem: true });
+    const files = [...model.resources.map((r) => resourceModule(project, model, r)), indexModule(project, model)];
+    return files.map((f) => ({ path: `routes/${f.getBaseName()}`, content: f.getFullText() }));
   },
 };

@@ -34,7 +34,7 @@ import {
   type ValidatingWebhook,
   type WebhookClientConfig,
 } from './types.ts';
-import { userInfoJSON } from './match-conditions.ts';
+import { admissionRequestOf, type RequestTarget } from './admission-request.ts';
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const DEFAULT_MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
@@ -82,11 +82,8 @@ export function parseServiceResolverOverrides(flag: string): Map<string, string>
 // ---------------------------------------------------------------------------------------------
 // AdmissionReview
 
-export interface InvocationTarget {
-  resource: GroupVersionResource;
-  kind: GroupVersionKind;
-  subResource: string;
-}
+/** The resource a webhook is invoked for (the request's, or an equivalent version of it). */
+export type InvocationTarget = RequestTarget;
 
 /** The first version of admissionReviewVersions we support, or undefined. */
 export function pickReviewVersion(versions: readonly string[] | undefined): ReviewVersion | undefined {
@@ -100,26 +97,7 @@ export function buildAdmissionReview(
   attrs: AdmissionAttributes,
   target: InvocationTarget,
 ): Record<string, unknown> {
-  const rk = attrs.requestKind ?? attrs.kind;
-  const rr = attrs.requestResource ?? attrs.resource;
-  const request: Record<string, unknown> = {
-    uid,
-    kind: { group: target.kind.group, version: target.kind.version, kind: target.kind.kind },
-    resource: { group: target.resource.group, version: target.resource.version, resource: target.resource.resource },
-  };
-  if (target.subResource) request.subResource = target.subResource;
-  request.requestKind = { group: rk.group, version: rk.version, kind: rk.kind };
-  request.requestResource = { group: rr.group, version: rr.version, resource: rr.resource };
-  const rsub = attrs.requestSubResource ?? attrs.subResource;
-  if (rsub) request.requestSubResource = rsub;
-  if (attrs.name) request.name = attrs.name;
-  if (attrs.namespace) request.namespace = attrs.namespace;
-  request.operation = attrs.operation;
-  request.userInfo = userInfoJSON(attrs.userInfo);
-  request.object = attrs.object ?? null;
-  request.oldObject = attrs.oldObject ?? null;
-  request.dryRun = attrs.dryRun === true;
-  request.options = attrs.options ?? null;
+  const request = admissionRequestOf(attrs, target, 'review', uid);
   return { kind: 'AdmissionReview', apiVersion: `${ADMISSION_GROUP}/${version}`, request };
 }
 

@@ -13,6 +13,7 @@
 
 import { CelEnvironment, jsonToDyn, PER_CALL_COST_LIMIT, type CompiledExpression } from '../cel/index.ts';
 import { installLibraries, type CelRegistrar } from '../cel/engine.ts';
+import { admissionRequestOf } from './admission-request.ts';
 import type {
   AdmissionAttributes,
   AuthorizationAttributes,
@@ -233,34 +234,7 @@ export type MatchConditionResult =
 
 /** The `request` variable: the AdmissionRequest (without uid/object/oldObject), omitempty like upstream. */
 export function celRequestOf(attrs: AdmissionAttributes, resource = attrs.resource, kind = attrs.kind): Record<string, unknown> {
-  const req: Record<string, unknown> = {
-    uid: '',
-    kind: { group: kind.group, version: kind.version, kind: kind.kind },
-    resource: { group: resource.group, version: resource.version, resource: resource.resource },
-  };
-  if (attrs.subResource) req.subResource = attrs.subResource;
-  const rk = attrs.requestKind ?? attrs.kind;
-  const rr = attrs.requestResource ?? attrs.resource;
-  req.requestKind = { group: rk.group, version: rk.version, kind: rk.kind };
-  req.requestResource = { group: rr.group, version: rr.version, resource: rr.resource };
-  const rsub = attrs.requestSubResource ?? attrs.subResource;
-  if (rsub) req.requestSubResource = rsub;
-  if (attrs.name) req.name = attrs.name;
-  if (attrs.namespace) req.namespace = attrs.namespace;
-  req.operation = attrs.operation;
-  req.userInfo = userInfoJSON(attrs.userInfo);
-  if (attrs.dryRun) req.dryRun = true;
-  if (attrs.options !== undefined && attrs.options !== null) req.options = attrs.options;
-  return req;
-}
-
-export function userInfoJSON(u: UserInfo): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (u.username) out.username = u.username;
-  if (u.uid) out.uid = u.uid;
-  if (u.groups && u.groups.length > 0) out.groups = [...u.groups];
-  if (u.extra && Object.keys(u.extra).length > 0) out.extra = u.extra;
-  return out;
+  return admissionRequestOf(attrs, { resource, kind, subResource: attrs.subResource ?? '' }, 'cel');
 }
 
 function aggregate(errs: string[]): string {

@@ -5,6 +5,8 @@
 // headers) or a rejection shaped like a Status (code, reason, message, details) that the server
 // turns into its ApiError: `new ApiError(r.code, r.reason, r.message, r.details)`.
 
+import type { UserInfo } from '../api/user-info.ts';
+
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 export interface GroupVersionKind {
@@ -19,12 +21,7 @@ export interface GroupVersionResource {
   resource: string;
 }
 
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
+export type { UserInfo };
 
 /** Labels of a namespace by name; undefined when the namespace does not exist. */
 export type NamespaceLabelsLookup = (

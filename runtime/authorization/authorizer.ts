@@ -2,7 +2,7 @@
 // one): webhook match conditions' CEL `authorizer` and the SelfSubjectAccessReview /
 // SelfSubjectRulesReview APIs both ask it, so real authorization replaces one object.
 
-import type { UserInfo } from '../admission/types.ts';
+import type { UserInfo } from '../api/user-info.ts';
 
 export interface AuthorizationAttributes {
   user: UserInfo;

@@ -3,12 +3,12 @@
 // never stored, computed from the request's user and the server's authorizer. Each returns the
 // object without apiVersion (the HTTP layer answers in the group the client named).
 
-import type { UserInfo } from '../admission/types.ts';
+import type { UserInfo } from '../api/user-info.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { FieldError } from '../schema/types.ts';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.ts';
 import { isObject } from '../json/is-object.ts';
-import { nowTimestamp } from '../registry/object.ts';
+import { nowTimestamp } from '../api/object.ts';
 
 type Json = Record<string, unknown>;
 

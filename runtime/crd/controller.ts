@@ -1,5 +1,5 @@
 // The server-internal CRD controller (upstream's naming, establishing and finalizer controllers in
-// one): driven by a watch on customresourcedefinitions from start-up (its initial events cover the
+// one): driven by an informer on customresourcedefinitions (its first state covers the
 // CRDs already in storage). For each CRD it
 //   1. sets status.acceptedNames and NamesAccepted (Established False Installing) through /status,
 //   2. then Established True InitialNamesAccepted through /status (False InvalidCABundle while
@@ -13,17 +13,15 @@
 // It records no Events: upstream's naming, establishing and finalizer controllers record none
 // (apiextensions-apiserver pkg/controller; see runtime/events/README.md); the conditions say it all.
 
-import { restartWatchLater } from '../controller/restart-watch.ts';
+import { Informer } from '../controller/informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../registry/object.ts';
+import { deepClone, deepEqual, meta, metaOf, nowTimestamp, type Obj } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { Store, WatchStream } from '../registry/store.ts';
-import { CRD_CLEANUP_FINALIZER } from '../registry/strategies/customresourcedefinition.ts';
+import type { Store } from '../registry/store.ts';
+import { CRD_CLEANUP_FINALIZER } from './strategy.ts';
 import { calculateNames, conditionEquivalent, establishedCondition, findCondition, isConditionTrue, sameNames, setCondition, type BuiltinResourceNames } from './names.ts';
 import type { CRDCondition, CustomResourceDefinition } from './types.ts';
-
-export { CRD_CLEANUP_FINALIZER };
 
 /** What the controller drives: the serving of custom resources (runtime/http/custom-resources.ts). */
 export interface CustomResourceServingTarget {
@@ -48,10 +46,9 @@ const CRD_GROUP = 'apiextensions.cluster.io';
 const CRD_PLURAL = 'customresourcedefinitions';
 
 export class CRDController {
-  private readonly crds = new Map<string, CustomResourceDefinition>();
+  /** Every CRD as stored (read-only objects; copies are made to write). */
+  private readonly informer: Informer;
   private readonly queue: WorkQueue;
-  private stream: WatchStream | undefined;
-  private stopped = false;
   private readonly store: Store;
 
   constructor(private readonly o: CRDControllerOptions) {
@@ -63,6 +60,11 @@ export class CRDController {
       ignore: (e) => e instanceof ApiError && (e.code === 409 || e.code === 404), // a newer event follows
       log: (m) => this.log(m),
     });
+    // a CRD's change, and its going (also while no watch ran), are looked at with its group's
+    this.informer = new Informer(store, {
+      onChange: (_type, obj) => this.enqueueGroup((obj as unknown as CustomResourceDefinition).spec?.group, metaOf(obj).name ?? ''),
+      log: (m) => this.log(m),
+    });
   }
 
   private log(m: string): void {
@@ -71,52 +73,30 @@ export class CRDController {
 
   /** Starts the watch; resolves once the CRDs in storage at start are reconciled (bounded wait). */
   async start(initialWaitMs = 15_000): Promise<void> {
-    await this.watch();
+    await this.informer.start();
     await this.queue.settled(Date.now() + initialWaitMs);
   }
 
   stop(): void {
-    this.stopped = true;
-    this.stream?.stop();
+    this.informer.stop();
     this.queue.stop();
   }
 
-  private async watch(): Promise<void> {
-    const seen = new Set<string>();
-    let initial = true;
-    this.stream = await this.store.watch(undefined, {}, {
-      send: (type, object) => {
-        if (type === 'BOOKMARK') return;
-        const crd = deepClone(object) as unknown as CustomResourceDefinition;
-        const name = crd.metadata?.name ?? '';
-        if (initial) seen.add(name);
-        if (type === 'DELETED') this.crds.delete(name);
-        else this.crds.set(name, crd);
-        this.enqueueGroup(crd.spec?.group, name);
-      },
-      error: (e) => this.log(`watch: ${e.message}`),
-      end: () => restartWatchLater({ stopped: () => this.stopped, reopen: () => this.watch(), log: (m) => this.log(m) }),
-    });
-    initial = false;
-    // CRDs that went away while no watch ran.
-    if (seen.size || this.crds.size) {
-      for (const name of [...this.crds.keys()]) {
-        if (!seen.has(name) && this.stream) {
-          this.crds.delete(name);
-          this.queue.add(name);
-        }
-      }
-    }
+  private all(): CustomResourceDefinition[] {
+    return this.informer.list() as unknown as CustomResourceDefinition[];
   }
 
   /** A change can free or take names of the other CRDs of the group: they are looked at again too. */
   private enqueueGroup(group: string | undefined, name: string): void {
     this.queue.add(name);
-    for (const [n, c] of this.crds) if (n !== name && c.spec?.group === group && !isConditionTrue(c, 'NamesAccepted')) this.queue.add(n);
+    for (const c of this.all()) {
+      const n = c.metadata?.name ?? '';
+      if (n !== name && c.spec?.group === group && !isConditionTrue(c, 'NamesAccepted')) this.queue.add(n);
+    }
   }
 
   private async reconcile(name: string): Promise<void> {
-    const crd = this.crds.get(name);
+    const crd = this.informer.get(name) as unknown as CustomResourceDefinition | undefined;
     if (!crd) {
       this.o.serving.uninstall(name);
       return;
@@ -132,7 +112,7 @@ export class CRDController {
     // acceptedNames or NamesAccepted change (so it never undoes the establishing controller's
     // Established False InvalidCABundle, which would make the two write in turn forever).
     if (!sameNames(crd.spec?.names, crd.status?.acceptedNames)) {
-      const others = [...this.crds.values()].filter((c) => c.metadata?.name !== name);
+      const others = this.all().filter((c) => c.metadata?.name !== name);
       const names = calculateNames(crd, { crds: others, builtins: this.o.builtins });
       if (!deepEqual(names.acceptedNames, crd.status?.acceptedNames) || !conditionEquivalent(names.namesAccepted, findCondition(crd, 'NamesAccepted'))) {
         let conditions = setCondition(crd.status?.conditions, names.namesAccepted, now);

@@ -9,7 +9,8 @@ import * as validators from '../../out/validators/index.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { lazyValidator } from '../http/bootstrap.ts';
 import { Registry } from '../registry/registry.ts';
-import { Store, type ObjectConverter, type WatchEventType } from '../registry/store.ts';
+import type { Store, WatchEventType } from '../registry/store.ts';
+import type { ObjectConverter } from '../object-storage/conversion.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { buildCustomResourceVersion } from './custom-resource.ts';
 import type { CustomResourceDefinition } from './types.ts';
@@ -69,7 +70,7 @@ describe('Store with a converter', () => {
   let v2: Store;
 
   const store = (version: string, storageVersion: string): Store =>
-    new Store(registry, storage, buildCustomResourceVersion(crd, version).descriptor, buildCustomResourceVersion(crd, version), {}, {
+    registry.newStore(buildCustomResourceVersion(crd, version).descriptor, buildCustomResourceVersion(crd, version), {}, {
       storageApiVersion: `${G}/${storageVersion}`,
       converter: conv,
     });

@@ -1,7 +1,7 @@
 // From a CRD and a version name: everything the server needs to serve that version of the custom
 // resource. Built once per CRD version (see CustomResourceCache), never per request.
-import type { PrinterColumn } from '../http/printer-column.ts';
-import type { ResourceDescriptor } from '../http/route-types.ts';
+import type { PrinterColumn } from '../api/printer-column.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
 import { compileSchema } from '../schema/compile.ts';
 import type { CompiledValidator, FieldError, ResourceContext, Schema } from '../schema/types.ts';
 import { crdRuleEngine, markResourceRoot } from './cel-engine.ts';

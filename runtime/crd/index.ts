@@ -16,5 +16,5 @@ export {
   buildCustomResourceVersion, CustomResourceCache, CustomResourceError, SCALE_API_VERSION,
   type CustomResourceVersion, type ScaleSubresource, type ScaleValues, type SelectableField, type WriteResult,
 } from './custom-resource.ts';
-export { validateCRD, validateCRDUpdate, validateCRDSchemas, validateSelectableFields, type CRDValidationOptions } from './validate-crd.ts';
+export { validateCRD, validateCRDUpdate, validateCRDSchemas, validateSelectableFields, type CRDObjectValidator, type CRDValidationOptions } from './validate-crd.ts';
 export { parseSimplePath, findSchemaAt, readPath, writePath, type PathSegment } from './paths.ts';

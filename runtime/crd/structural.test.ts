@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from './structural.ts';
 import { compileSchemaRules } from './cel-rules.ts';
+import * as crdObjectRules from '../../out/validators/customresourcedefinition.ts';
 import { validateCRD, validateCRDUpdate } from './validate-crd.ts';
 
 const P = 'spec.versions[0].schema.openAPIV3Schema';
@@ -250,16 +251,16 @@ describe('CRD write validation', () => {
   });
 
   it('accepts a structural CRD', () => {
-    expect(validateCRD(crd(obj({ spec: obj({ a: { type: 'string' } }) })))).toEqual([]);
+    expect(validateCRD(crd(obj({ spec: obj({ a: { type: 'string' } }) })), { objectRules: crdObjectRules })).toEqual([]);
   });
 
   it('combines object rules, structural checks and rule compilation', () => {
     const bad = crd(obj({ spec: { properties: { a: { type: 'string' } }, 'x-cluster-validations': [{ rule: 'self.nope' }] } }));
-    expect(text(validateCRD(bad))).toEqual([`${P}.properties[spec].type: Required value: must not be empty for specified object fields`]);
+    expect(text(validateCRD(bad, { objectRules: crdObjectRules }))).toEqual([`${P}.properties[spec].type: Required value: must not be empty for specified object fields`]);
   });
 
   it('forbids spec.preserveUnknownFields on v1', () => {
-    expect(text(validateCRD(crd(obj({}), { preserveUnknownFields: true })))).toContain(
+    expect(text(validateCRD(crd(obj({}), { preserveUnknownFields: true }), { objectRules: crdObjectRules }))).toContain(
       'spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-cluster-preserve-unknown-fields to true in spec.versions[*].schema instead',
     );
   });
@@ -267,7 +268,7 @@ describe('CRD write validation', () => {
   it('keeps versions listed in storedVersions', () => {
     const old = { ...crd(obj({})), status: { storedVersions: ['v1beta1', 'v1'] } };
     const next = crd(obj({}));
-    expect(text(validateCRDUpdate(next, old))).toContain(
+    expect(text(validateCRDUpdate(next, old, { objectRules: crdObjectRules }))).toContain(
       'status.storedVersions[0]: Invalid value: "v1beta1": missing from spec.versions; v1beta1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1beta1 and removes v1beta1 from status.storedVersions',
     );
   });
@@ -275,7 +276,7 @@ describe('CRD write validation', () => {
   it('checks selectable fields against the schema', () => {
     const c = crd(obj({ spec: obj({ color: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }) }));
     (c.spec.versions[0] as Record<string, unknown>).selectableFields = [{ jsonPath: '.spec.color' }, { jsonPath: '.spec.tags' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.color' }];
-    expect(text(validateCRD(c))).toEqual([
+    expect(text(validateCRD(c, { objectRules: crdObjectRules }))).toEqual([
       'spec.versions[0].selectableFields[3].jsonPath: Duplicate value: ".spec.color"',
       'spec.versions[0].selectableFields[1].jsonPath: Invalid value: ".spec.tags": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.',
       'spec.versions[0].selectableFields[2].jsonPath: Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field',

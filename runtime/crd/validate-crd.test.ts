@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makePKI } from '../admission/webhook-fixture.ts';
 import type { CustomResourceDefinition } from './types.ts';
+import * as crdObjectRules from '../../out/validators/customresourcedefinition.ts';
 import { validateCRD, validateCRDUpdate } from './validate-crd.ts';
 
 const pki = makePKI();
@@ -37,7 +38,7 @@ function crd(o: { caBundle?: string; strategy?: 'None' | 'Webhook'; established?
 
 describe('conversion caBundle on CRD writes', () => {
   it('create accepts an invalid caBundle (the CRD is not established yet)', () => {
-    expect(validateCRD(crd({ caBundle: BAD }))).toEqual([]);
+    expect(validateCRD(crd({ caBundle: BAD }), { objectRules: crdObjectRules })).toEqual([]);
   });
 
   const refused = [{ field: FIELD, reason: 'FieldValueInvalid', message: MESSAGE }];
@@ -48,7 +49,7 @@ describe('conversion caBundle on CRD writes', () => {
     { name: 'old established with an invalid caBundle (kept invalid)', old: { established: true, caBundle: 'bm9wZQ==' }, want: [] },
     { name: 'old established with strategy None', old: { established: true, strategy: 'None' as const }, want: refused },
   ])('update to an invalid caBundle, $name', ({ old, want }) => {
-    expect(validateCRDUpdate(crd({ caBundle: BAD, established: old.established }), crd(old))).toEqual(want);
+    expect(validateCRDUpdate(crd({ caBundle: BAD, established: old.established }), crd(old), { objectRules: crdObjectRules })).toEqual(want);
   });
 
   it.each([
@@ -56,6 +57,6 @@ describe('conversion caBundle on CRD writes', () => {
     { name: 'no caBundle (system roots)', next: {} },
     { name: 'strategy None', next: { strategy: 'None' as const } },
   ])('update of an established CRD to $name is accepted', ({ next }) => {
-    expect(validateCRDUpdate(crd({ ...next, established: true }), crd({ established: true, caBundle: pki.caBundle }))).toEqual([]);
+    expect(validateCRDUpdate(crd({ ...next, established: true }), crd({ established: true, caBundle: pki.caBundle }), { objectRules: crdObjectRules })).toEqual([]);
   });
 });

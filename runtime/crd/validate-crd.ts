@@ -1,11 +1,11 @@
 // Everything a CRD write is checked against: the generated CustomResourceDefinition validator
-// (object rules of the spec) plus the checks that need to understand the schemas: structural
-// schema, defaults, CEL rule compilation and costs, selectable fields, storedVersions,
+// (object rules of the spec, handed in by whoever assembles the server or the toolchain: runtime/
+// never imports out/) plus the checks that need to understand the schemas: structural schema,
+// defaults, CEL rule compilation and costs, selectable fields, storedVersions,
 // spec.preserveUnknownFields, and the conversion webhook's caBundle on update. Errors are
 // upstream-shaped field errors, deduplicated.
-import * as generated from '../../out/validators/customresourcedefinition.ts';
 import { fieldErr } from '../schema/errors.ts';
-import type { FieldError } from '../schema/types.ts';
+import type { FieldError, Schema } from '../schema/types.ts';
 import { compileSchemaRules, type RuleCompileOptions } from './cel-rules.ts';
 import { validateSchema } from './structural.ts';
 import { caBundleError, conversionCABundle, isConditionTrue } from './names.ts';
@@ -18,9 +18,17 @@ import { nestingLimit } from '../schema/too-deep.ts';
 
 type Node = Record<string, unknown>;
 
+/** The object rules of a CRD: what out/validators/customresourcedefinition.ts exports. */
+export interface CRDObjectValidator {
+  validate(crd: unknown): FieldError[];
+  validateUpdate(crd: unknown, old: unknown): FieldError[];
+  /** The generated schema: with it, a CRD nested beyond what the schema walks take is one error (runtime/schema/too-deep.ts). */
+  data?: { root: Schema; definitions: Record<string, Schema> };
+}
+
 export interface CRDValidationOptions {
-  /** Run the generated object validator too (default true). */
-  objectRules?: boolean;
+  /** The generated object validator, run before the schema checks; absent: the schema checks alone (the server's store runs it as its validator). */
+  objectRules?: CRDObjectValidator;
   /** Cost options for rule compilation. */
   cost?: RuleCompileOptions;
 }
@@ -45,8 +53,16 @@ function hasDefaults(schema: unknown): boolean {
   return false;
 }
 
-/** The error of a CRD nested beyond what the schema walks take, as the object rules report it (runtime/schema/too-deep.ts). */
-const crdTooDeep = nestingLimit(generated.data.root, generated.data.definitions);
+const tooDeepChecks = new WeakMap<object, (crd: unknown) => FieldError | null>();
+
+/** The check of a CRD nested beyond what the schema walks take, from the object rules' schema (none without it). */
+function tooDeepCheck(rules: CRDObjectValidator | undefined): ((crd: unknown) => FieldError | null) | undefined {
+  const data = rules?.data;
+  if (!data) return undefined;
+  let check = tooDeepChecks.get(data);
+  if (!check) tooDeepChecks.set(data, (check = nestingLimit(data.root, data.definitions)));
+  return check;
+}
 
 /** The schema-aware checks of a CRD (create or update), without the generated object rules. */
 export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomResourceDefinition, opts: CRDValidationOptions = {}): FieldError[] {
@@ -62,10 +78,11 @@ export function validateCRDSchemas(crd: CustomResourceDefinition, old?: CustomRe
   const anyDefaults = versions.some((v) => hasDefaults(v?.schema?.openAPIV3Schema));
   if (anyDefaults && preserve) errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
 
-  // the schema walks recurse: a CRD too deep for them is one error (the object rules' own, so not
-  // repeated where the caller runs those apart: objectRules false), and its schemas are not walked
-  const tooDeep = crdTooDeep(crd);
-  if (tooDeep && opts.objectRules !== false) errs.push(tooDeep);
+  // the schema walks recurse: a CRD too deep for them is one error (the object rules' own, reported
+  // here when they run here) and its schemas are not walked; where the rules run apart (the
+  // server's store) an overflow of the walks is caught below
+  const tooDeep = tooDeepCheck(opts.objectRules)?.(crd) ?? null;
+  if (tooDeep) errs.push(tooDeep);
   versions.forEach((v, i) => {
     if (!isObject(v) || tooDeep) return;
     const schema = v.schema?.openAPIV3Schema;
@@ -165,16 +182,16 @@ export function withCRDSchemaErrors(objectErrors: FieldError[], crd: unknown, ol
   return dedupe(errs);
 }
 
-/** Every error of a CRD create: object rules, schemas, rules, storedVersions. */
+/** Every error of a CRD create: object rules (when given), schemas, rules, storedVersions. */
 export function validateCRD(crd: unknown, opts: CRDValidationOptions = {}): FieldError[] {
-  const errs = opts.objectRules === false ? [] : generated.validate(crd);
+  const errs = opts.objectRules?.validate(crd) ?? [];
   if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, undefined, opts));
   return dedupe(errs);
 }
 
-/** Every error of a CRD update from `old`. */
+/** Every error of a CRD update from `old` (object rules when given). */
 export function validateCRDUpdate(crd: unknown, old: unknown, opts: CRDValidationOptions = {}): FieldError[] {
-  const errs = opts.objectRules === false ? [] : generated.validateUpdate(crd, old);
+  const errs = opts.objectRules?.validateUpdate(crd, old) ?? [];
   if (isObject(crd)) errs.push(...validateCRDSchemas(crd as unknown as CustomResourceDefinition, isObject(old) ? (old as unknown as CustomResourceDefinition) : undefined, opts));
   return dedupe(errs);
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorageError } from '../storage/interface.ts';
 import { aggregateFieldErrors, ApiError, successStatus } from './api-error.ts';
-import { fromStorageError } from './storage-errors.ts';
 
 const cm = { group: '', plural: 'configmaps' };
 const sc = { group: 'storage.cluster.io', plural: 'storageclasses' };
@@ -74,22 +72,5 @@ describe('field error aggregation', () => {
     ['identical texts are deduplicated', [e('a', 'm1'), e('a', 'm1')], 'a: m1'],
   ] as const)('%s', (_n, errs, want) => {
     expect(aggregateFieldErrors(errs)).toBe(want);
-  });
-});
-
-describe('storage errors', () => {
-  it.each([
-    ['KeyExists', new StorageError('KeyExists', 'x'), 409, 'AlreadyExists'],
-    ['Conflict', new StorageError('Conflict', 'x'), 409, 'Conflict'],
-    ['NotFound', new StorageError('NotFound', 'x'), 404, 'NotFound'],
-    ['Compacted', new StorageError('Compacted', 'x', { compactedRevision: 9 }), 410, 'Expired'],
-    ['FutureRevision', new StorageError('FutureRevision', 'x', { revision: 3 }), 504, 'Timeout'],
-  ] as const)('%s', (_n, err, code, reason) => {
-    const a = fromStorageError(err, { resource: cm, name: 'c', requestedRevision: 5 });
-    expect(a.code).toBe(code);
-    expect(a.reason).toBe(reason);
-  });
-  it('words a compacted watch as upstream', () => {
-    expect(fromStorageError(new StorageError('Compacted', 'x', { compactedRevision: 9 }), { resource: cm, name: '', op: 'watch', requestedRevision: 5 }).message).toBe('too old resource version: 5 (9)');
   });
 });

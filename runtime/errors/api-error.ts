@@ -98,6 +98,8 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
   /** Status.metadata (an expired continue token carries a fresh one here). */
   statusMetadata: Status['metadata'] | undefined;
+  /** Warnings gathered before the failure (admission webhooks that allowed), sent as `Warning` headers with it. */
+  readonly warnings: string[] = [];
 
   constructor(code: number, reason: StatusReason, message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
     super(message);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.ts';
 import { TokenAuthenticator } from '../http/auth.ts';
 import { buildApiServer, loadGenerated, type BuiltServer } from '../http/bootstrap.ts';
-import { ServedEquivalentResources } from '../http/equivalent-resources.ts';
-import type { Obj } from '../registry/object.ts';
+import { ServedEquivalentResources } from '../crd/equivalent-resources.ts';
+import type { Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenAuthenticator } from '../http/auth.ts';
 import { buildApiServer, loadGenerated, type BuiltServer } from '../http/bootstrap.ts';
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 import { EventExpiry, lastRecordedWrite } from './expiry.ts';

@@ -1,17 +1,17 @@
 // Events expire as upstream's --event-ttl makes them (default 1 h): upstream stores every Event
 // write with an etcd lease of the TTL, so an event goes away TTL after its last create or update.
-// Our storage backends have no leases; this controller plays them. It lists the events, then
-// watches them, and keeps a deadline per event: TTL after a write it saw; for an event already
+// Our storage backends have no leases; this controller plays them. It follows the events with an
+// informer and keeps a deadline per event: TTL after a write it saw; for an event already
 // stored when it started, TTL after the latest write time the object records (creationTimestamp and
 // every managedFields time), so expiry keeps counting across restarts. A sweep every
 // `sweepIntervalMs` deletes each event past its deadline with uid and resourceVersion
 // preconditions, so an event written again in between stays (its watch event moves the deadline).
 
-import { restartWatchLater } from '../controller/restart-watch.ts';
+import { Informer } from '../controller/informer.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { isObj, metaOf, type Obj } from '../registry/object.ts';
+import { isObj, metaOf, type Obj } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { Store, WatchStream } from '../registry/store.ts';
+import type { Store } from '../registry/store.ts';
 
 /** Upstream's --event-ttl default. */
 export const DEFAULT_EVENT_TTL_MS = 3_600_000;
@@ -58,7 +58,7 @@ export class EventExpiry {
   private readonly store: Store;
   private readonly deadlines = new Map<string, Deadline>();
   private readonly now: () => number;
-  private stream: WatchStream | undefined;
+  private informer: Informer | undefined;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
@@ -87,7 +87,7 @@ export class EventExpiry {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    this.stream?.stop();
+    this.informer?.stop();
     await this.sweeping;
   }
 
@@ -103,39 +103,24 @@ export class EventExpiry {
     this.deadlines.set(`${namespace}/${name}`, { namespace, name, uid: m.uid ?? '', resourceVersion: m.resourceVersion ?? '', expiresAt: writtenAt + this.o.ttlMs });
   }
 
-  /** Lists every event (deadlines from their recorded writes), then watches from the list's revision. */
+  /**
+   * Follows the events: one found by a (re)list gets its deadline from its recorded write (an event
+   * seen before at the same version keeps its deadline: the informer reports no change), one written
+   * while followed from now.
+   */
   private async follow(): Promise<void> {
-    const listed = new Set<string>();
-    let token: string | undefined;
-    let revision = '';
-    do {
-      const page = await this.store.list(undefined, { limit: 500, continue: token });
-      revision = page.metadata.resourceVersion;
-      for (const item of page.items) {
-        const m = metaOf(item);
-        const key = `${m.namespace ?? ''}/${m.name ?? ''}`;
-        listed.add(key);
-        const known = this.deadlines.get(key);
-        // Seen before (a watch restart) at the same version: its deadline stands.
-        if (known && known.resourceVersion === m.resourceVersion) continue;
-        const now = this.now();
-        this.record(item, Math.min(lastRecordedWrite(item) ?? now, now));
-      }
-      token = page.metadata.continue || undefined;
-    } while (token);
-    for (const key of [...this.deadlines.keys()]) if (!listed.has(key)) this.deadlines.delete(key);
-    if (this.stopped) return;
-    this.stream = await this.store.watch(undefined, { resourceVersion: revision }, {
-      send: (type, object) => {
-        if (type === 'BOOKMARK') return;
+    this.informer = new Informer(this.store, {
+      onChange: (type, object, _old, relisted) => {
         const m = metaOf(object);
         if (type === 'DELETED') this.deadlines.delete(`${m.namespace ?? ''}/${m.name ?? ''}`);
-        else this.record(object, this.now());
+        else {
+          const now = this.now();
+          this.record(object, relisted ? Math.min(lastRecordedWrite(object) ?? now, now) : now);
+        }
       },
-      error: (e) => this.log(`watch: ${e.message}`),
-      // the list that starts the reopened watch brings the state back
-      end: () => restartWatchLater({ stopped: () => this.stopped, reopen: () => this.follow(), log: (m) => this.log(m) }),
+      log: (m) => this.log(m),
     });
+    await this.informer.start();
   }
 
   /** Deletes every event past its deadline; one sweep at a time. Resolves when done (tests call it). */

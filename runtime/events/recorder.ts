@@ -3,7 +3,7 @@
 // as upstream names them, in the object's namespace (`default` for a cluster-scoped object).
 // Recording never fails the caller: an Event that cannot be written is logged instead.
 
-import { nowTimestamp } from '../registry/object.ts';
+import { nowTimestamp } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
 
 export interface InvolvedObject {

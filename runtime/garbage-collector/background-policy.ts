@@ -11,7 +11,7 @@ import { FOREGROUND_FINALIZER, hasFinalizer, ORPHAN_FINALIZER, ownerReferencesOf
 import type { ClassifiedReferences } from './owner-resolver.ts';
 import type { PolicyContext } from './policy-context.ts';
 import { finishForegroundDeletion } from './foreground-policy.ts';
-import { metaOf } from '../registry/object.ts';
+import { metaOf } from '../api/object.ts';
 
 export type DependentDecision =
   | { action: 'keep' }

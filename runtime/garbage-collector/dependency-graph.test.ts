@@ -2,7 +2,7 @@
 // must ask of the collector (queued uids, orphan requests, invalid-namespace warnings, absent owner).
 
 import { describe, expect, it } from 'vitest';
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 import { DependencyGraph, referencesDiff } from './dependency-graph.ts';
 
 interface Ref {

@@ -14,7 +14,7 @@ import {
   type ObjectIdentity,
   type OwnerReference,
 } from './owner-reference.ts';
-import { metaOf, type Obj } from '../registry/object.ts';
+import { metaOf, type Obj } from '../api/object.ts';
 
 export interface GraphNode {
   identity: ObjectIdentity;

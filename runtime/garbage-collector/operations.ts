@@ -3,7 +3,7 @@
 // same name is never touched. Writes are recorded under upstream's manager, kube-controller-manager.
 
 import { ApiError } from '../errors/api-error.ts';
-import { deepEqual, meta, metaOf, type Obj } from '../registry/object.ts';
+import { deepEqual, meta, metaOf, type Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 import { ownerReferencesOf, type ObjectIdentity, type OwnerReference } from './owner-reference.ts';
 import type { OwnerResolver } from './owner-resolver.ts';

@@ -1,9 +1,18 @@
 // Owner references and object identities as the garbage collector reads them from object metadata.
 
-import type { OwnerReference } from '../../out/types/index.ts';
-import { isObj, metaOf, type Obj } from '../registry/object.ts';
+import { isObj, metaOf, type Obj } from '../api/object.ts';
 
-export type { OwnerReference };
+/** An entry of metadata.ownerReferences as the spec declares it (OwnerReference), declared here: runtime/ reads nothing from out/. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  /** This reference points to the managing controller. */
+  controller?: boolean;
+  /** With the owner's foregroundDeletion finalizer, the owner stays until this reference is removed. */
+  blockOwnerDeletion?: boolean;
+}
 
 /** The finalizer of `propagationPolicy: Foreground` (upstream's metav1.FinalizerDeleteDependents). */
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';

@@ -5,8 +5,8 @@
 // confirmed absences are remembered in a bounded cache, as upstream's absentOwnerCache.
 
 import { ApiError } from '../errors/api-error.ts';
-import type { Obj } from '../registry/object.ts';
-import { metaOf } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
+import { metaOf } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { Store } from '../registry/store.ts';
 import { FOREGROUND_FINALIZER, groupOfApiVersion, hasFinalizer, isBeingDeleted, type ObjectIdentity, type OwnerReference } from './owner-reference.ts';

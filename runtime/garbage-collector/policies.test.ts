@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors/api-error.ts';
 import { TokenAuthenticator } from '../http/auth.ts';
 import { buildApiServer, loadGenerated, type BuiltServer } from '../http/bootstrap.ts';
-import { metaOf, type Obj } from '../registry/object.ts';
+import { metaOf, type Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 import { GarbageCollector, type GarbageCollectorEvent } from './controller.ts';

@@ -8,9 +8,9 @@ import { namespaceResource } from '../../out/routes/namespace.ts';
 import { storageClassResource } from '../../out/routes/storageclass.ts';
 import * as validators from '../../out/validators/index.ts';
 import { lazyValidator } from '../http/bootstrap.ts';
-import { metaOf } from '../registry/object.ts';
+import { metaOf } from '../api/object.ts';
 import { Registry } from '../registry/registry.ts';
-import { Store } from '../registry/store.ts';
+import type { Store } from '../registry/store.ts';
 import { StorageError, type Storage } from '../storage/interface.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { ResourceMonitors } from './resource-monitors.ts';
@@ -93,7 +93,7 @@ describe('ResourceMonitors', () => {
     await until('a second listing of configmaps', () => listings.filter((l) => l.resource === '/configmaps').length === 2);
     expect(listings.filter((l) => l.resource === '/configmaps')[1].seen).toEqual([a]);
 
-    const scStore = new Store(registry, storage, storageClassResource, lazyValidator(() => validators.StorageClass.createValidator()));
+    const scStore = registry.newStore(storageClassResource, lazyValidator(() => validators.StorageClass.createValidator()));
     registry.register(scStore);
     await until('storage classes listed', () => listings.some((l) => l.resource === 'storage.cluster.io/storageclasses'));
     registry.unregister('storage.cluster.io', 'storageclasses');

@@ -1,15 +1,13 @@
-// One watch per served resource (upstream's monitors), kept in step with the registry: resources
-// appearing later (custom resources of a CRD that becomes established) are watched from the next
-// sync, resources that go away stop being watched and their objects leave the graph. A watch's
-// initial events list every object; when a watch ends (storage closed, revision compacted) it is
-// reopened, and objects its new listing no longer holds are reported deleted, as an informer's
-// relist does.
+// One informer per served resource (upstream's monitors), kept in step with the registry: resources
+// appearing later (custom resources of a CRD that becomes established) are followed from the next
+// sync, resources that go away stop being followed and their objects leave the graph. When a watch
+// ends (storage closed, revision compacted) the informer lists again, and objects its new listing
+// no longer holds are reported deleted.
 
-import { restartWatchLater } from '../controller/restart-watch.ts';
-import type { Obj } from '../registry/object.ts';
-import { metaOf } from '../registry/object.ts';
+import { metaOf, type Obj } from '../api/object.ts';
+import { Informer } from '../controller/informer.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { Store, WatchStream } from '../registry/store.ts';
+import type { Store } from '../registry/store.ts';
 
 export interface MonitorEvents {
   /** Listed, added or modified. */
@@ -29,70 +27,42 @@ export function resourceKey(store: Store): string {
   return `${store.descriptor.group}/${store.descriptor.plural}`;
 }
 
+/** One resource followed by an informer: every object observed, deletions and each (re)list reported. */
 class ResourceMonitor {
-  private stream: WatchStream | undefined;
-  private stopped = false;
-  /** Failed reopen attempts in a row. */
-  private failures = 0;
+  private readonly informer: Informer;
 
   constructor(
     readonly store: Store,
     private readonly key: string,
-    private readonly events: MonitorEvents,
-  ) {}
-
-  /** Lists (through the watch's initial events) and follows the resource; resolves once listed. */
-  async start(): Promise<void> {
-    const seen = new Set<string>();
-    let listing = true;
-    const { apiVersion } = this.store;
-    const { kind } = this.store.descriptor;
-    const stream = await this.store.watch(undefined, {}, {
-      send: (type, object) => {
-        if (this.stopped || type === 'BOOKMARK') return;
-        const uid = String(metaOf(object).uid ?? '');
-        if (type === 'DELETED') {
-          seen.delete(uid);
-          this.events.deleted(this.key, uid);
-          return;
-        }
-        if (listing) seen.add(uid);
-        this.events.observe(this.key, object, apiVersion, kind);
+    events: MonitorEvents,
+  ) {
+    const { apiVersion } = store;
+    const { kind } = store.descriptor;
+    this.informer = new Informer(store, {
+      onChange: (type, object) => {
+        if (type === 'DELETED') events.deleted(key, String(metaOf(object).uid ?? ''));
+        else events.observe(key, object, apiVersion, kind);
       },
-      error: (e) => this.events.log(`watch ${this.key}: ${e.message}`),
-      end: () => this.restartLater(),
+      onSynced: (objects) => {
+        for (const o of objects) events.observe(key, o, apiVersion, kind);
+        events.listed(key, new Set(objects.map((o) => String(metaOf(o).uid ?? ''))));
+      },
+      // the graph holds what it needs; the cache keeps only what names an object
+      transform: (o) => {
+        const m = metaOf(o);
+        return { metadata: { uid: m.uid, name: m.name, namespace: m.namespace, resourceVersion: m.resourceVersion } };
+      },
+      log: (m) => events.log(`watch ${key}: ${m}`),
     });
-    listing = false;
-    if (this.stopped) {
-      stream.stop();
-      return;
-    }
-    this.stream = stream;
-    this.events.listed(this.key, seen);
+  }
+
+  /** Lists and follows the resource; resolves once listed. */
+  start(): Promise<void> {
+    return this.informer.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.stream?.stop();
-  }
-
-  /** Reopens the ended watch after a pause, and keeps trying while reopening fails (backing off, one log line per outage). */
-  private restartLater(): void {
-    restartWatchLater({
-      stopped: () => this.stopped,
-      reopen: async () => {
-        try {
-          await this.start();
-          this.failures = 0;
-        } catch (e) {
-          if (this.failures === 0) this.events.log(`watch ${this.key}: ${(e as Error).message} (retrying)`);
-          this.failures++;
-          this.restartLater();
-        }
-      },
-      log: (m) => this.events.log(`${this.key}: ${m}`),
-      delayMs: Math.min(500 * 2 ** this.failures, 30_000),
-    });
+    this.informer.stop();
   }
 }
 

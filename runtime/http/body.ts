@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
-import { isObj } from '../registry/object.ts';
+import { isObj } from '../api/object.ts';
 import { type Decoded, decodeJson, decodeYaml, looksLikeJson } from './decode/decode.ts';
 import { OFFLOAD_MIN_BYTES, offloadYaml } from './decode/yaml-offload.ts';
 import { DecodeError } from './decode/decode-error.ts';

@@ -12,9 +12,14 @@ import type { CompiledValidator, FieldError, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
 import { DefaultServiceResolver } from '../admission/index.ts';
 import { allowAllAuthorizer } from '../authorization/authorizer.ts';
-import { WebhookAdmission } from './admission.ts';
-import { ServedEquivalentResources } from './equivalent-resources.ts';
+import { WebhookAdmission } from '../admission/webhook-plugin.ts';
+import type { ValidatingWebhookConfiguration } from '../admission/types.ts';
+import { Informer } from '../controller/informer.ts';
+import { ServedEquivalentResources } from '../crd/equivalent-resources.ts';
+import { ServedCustomResources } from '../crd/served-resources.ts';
+import { WebhookClient } from '../admission/client.ts';
 import { CRDController } from '../crd/controller.ts';
+import { customResourceDefinitionStrategy } from '../crd/strategy.ts';
 import { StorageVersionMigrationController } from '../migration/controller.ts';
 import { DEFAULT_EVENT_TTL_MS, EventExpiry } from '../events/expiry.ts';
 import { GarbageCollector } from '../garbage-collector/controller.ts';
@@ -151,24 +156,55 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     }
     return { descriptor, validator };
   });
-  const registry = new Registry(opts.storage, resources, { featureGates, shapes: gen.shapes });
+  // The strategies that live above the registry (upstream's apiextensions REST storage) are handed in here.
+  const strategies = { CustomResourceDefinition: customResourceDefinitionStrategy };
+  const registry = new Registry(opts.storage, resources, { featureGates, shapes: gen.shapes, strategies });
   await registry.init();
   // One authorizer for webhook match conditions and the self reviews: today every authenticated user may do everything.
   const authorizer = allowAllAuthorizer;
   let admission: WebhookAdmission | undefined;
-  if (opts.admission !== false) {
-    admission = new WebhookAdmission({ authorizer, clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) } });
-    await admission.start(registry);
+  let webhookConfigurations: Informer | undefined;
+  const vwcStore = registry.storeFor('admissionregistration.cluster.io', 'validatingwebhookconfigurations');
+  if (opts.admission !== false && vwcStore) {
+    const webhooks = new WebhookAdmission({
+      authorizer,
+      namespaces: registry.namespaces,
+      clientOptions: { serviceResolver: new DefaultServiceResolver(opts.webhookServiceOverrides ?? new Map()) },
+    });
+    const log = (m: string): boolean => process.stderr.write(`admission: webhook configurations: ${m}\n`);
+    const load = (): void => {
+      try {
+        webhooks.setConfigurations(informer.list() as unknown as ValidatingWebhookConfiguration[]);
+      } catch (e) {
+        log(`cannot load: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+    // the configurations in force follow storage: a configuration write is in effect before its own response is sent
+    const informer = new Informer(vwcStore, { onChange: load, log });
+    await informer.start();
+    load();
+    registry.admission.add(webhooks);
+    admission = webhooks;
+    webhookConfigurations = informer;
   }
   let customResources: CustomResourceServing | undefined;
+  let servedCustomResources: ServedCustomResources | undefined;
   let crdController: CRDController | undefined;
   if (opts.customResources !== false) {
-    customResources = new CustomResourceServing({ registry, storage: opts.storage, shapes: gen.shapes, admission, openapi: gen.openapi });
-    crdController = new CRDController({ registry, serving: customResources, builtins: descriptors });
+    let router: CustomResourceServing | undefined;
+    servedCustomResources = new ServedCustomResources({
+      registry,
+      shapes: gen.shapes,
+      // conversion webhooks share the admission engine's transport (one pool, one service resolver)
+      webhookClient: admission?.engine.client ?? new WebhookClient(),
+      onChange: () => router?.rebuild(),
+    });
+    customResources = router = new CustomResourceServing({ served: servedCustomResources, openapi: gen.openapi });
+    crdController = new CRDController({ registry, serving: servedCustomResources, builtins: descriptors });
     await crdController.start();
   }
   // Webhooks registered for another version of a custom resource get the objects at that version.
-  admission?.engine.setEquivalentResourceMapper(new ServedEquivalentResources(registry, customResources));
+  admission?.engine.setEquivalentResourceMapper(new ServedEquivalentResources(registry, servedCustomResources));
   // Work that must happen once among replicas runs where this replica leads it (always, on sqlite and memory).
   const leaderElector = opts.leaderElector ?? (await leaderElectorFor(opts.storage));
   await leaderElector.run(ELECTED.namespaces, () => new NamespaceController({ registry }));
@@ -196,7 +232,6 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
       ...opts.healthChecks,
     },
     serverAddress: () => address,
-    admission,
     customResources,
     staticSites: [
       ...(opts.docsDir === undefined ? [] : [new StaticSite('/docs', opts.docsDir)]),
@@ -219,7 +254,9 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
       address = a;
     },
     async stop() {
+      webhookConfigurations?.stop();
       admission?.stop();
+      registry.stop();
       crdController?.stop();
       await leaderElector.stop();
     },

@@ -1,34 +1,28 @@
-// Serving the custom resources of established CRDs: `/apis/<group>/<version>/[namespaces/<ns>/]<plural>`
-// for every served version, with the same handlers and the same generic Store as the built-in
-// resources (one Store per served version, all over the same keys, storing at the storage version;
-// each read converts from the version an object was stored at and each write to the storage version
-// through the CRD's converter, None or Webhook, built once per CRD generation). Plus /status and
-// /scale when enabled, discovery entries and OpenAPI documents.
-// The CRD controller (runtime/crd/controller.ts) decides what is installed.
+// Serving the custom resources of established CRDs over HTTP: `/apis/<group>/<version>/[namespaces/<ns>/]<plural>`
+// for every served version (runtime/crd/served-resources.ts holds their stores), with the same
+// handlers as the built-in resources, plus /status and /scale when enabled, discovery entries and
+// OpenAPI documents.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebhookClient } from '../admission/client.ts';
-import { buildConverter, type CustomResourceConverter } from '../crd/conversion.ts';
-import { CustomResourceCache, CustomResourceError, servedVersions, storageVersion, type CustomResourceDefinition, type CustomResourceVersion } from '../crd/index.ts';
+import { isObj, meta, type Obj } from '../api/object.ts';
+import { CustomResourceError, storageVersion } from '../crd/index.ts';
+import type { CustomResourceVersion } from '../crd/custom-resource.ts';
+import type { InstalledResource, ServedCustomResources, ServedVersion } from '../crd/served-resources.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { deepClone, isObj, meta, metaOf, type Obj } from '../registry/object.ts';
-import type { Registry } from '../registry/registry.ts';
-import { Store, type StoreOptions } from '../registry/store.ts';
-import type { Strategy } from '../registry/strategy.ts';
+import type { Store } from '../registry/store.ts';
 import { fieldErr } from '../schema/errors.ts';
-import type { Schema } from '../schema/types.ts';
-import type { Storage } from '../storage/interface.ts';
-import { admitter, writeOptionsObject, type WebhookAdmission } from './admission.ts';
 import type { UserInfo } from './auth.ts';
 import { decodeObjectBody, mediaType, readBody } from './body.ts';
 import { CustomResourceOpenApi } from './custom-resource-openapi.ts';
 import type { GroupVersion } from './discovery.ts';
-import { handlers, type Handler, type RequestContext } from './handlers.ts';
+import { writeOptionsObject } from './handlers/admission-options.ts';
+import { admissionRequest } from './handlers/context.ts';
+import { handlers, type Handler, type RequestContext } from './handlers/index.ts';
 import { negotiateResource } from './negotiation.ts';
 import type { OpenApiDocuments } from './openapi.ts';
 import { APPLY_PATCH, applyJsonPatch, applyMergePatch, JSON_PATCH, MERGE_PATCH } from './patch.ts';
 import { sendValue, setWarnings, wantsPretty } from './respond.ts';
-import type { ResourceDescriptor, Route } from './route-types.ts';
+import type { Route } from './route-types.ts';
 import { completePrinterColumns } from './table.ts';
 
 /** What the API server asks of the custom resource serving (server.ts). */
@@ -46,171 +40,35 @@ const SCALE_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const SUB_VERBS = ['get', 'patch', 'update'];
 
-interface ServedVersion {
-  crv: CustomResourceVersion;
-  descriptor: ResourceDescriptor;
-  store: Store;
-  /** definitions.json shapes plus this kind's schema (server-side apply, managedFields). */
-  shapes: Record<string, Schema>;
-}
-
-interface Installed {
-  crd: CustomResourceDefinition;
-  signature: string;
-  group: string;
-  plural: string;
-  versions: Map<string, ServedVersion>;
-  storageStore: Store;
-  converter: CustomResourceConverter;
-}
-
-/** The served versions of one custom resource, for admission's matchPolicy Equivalent. */
-export interface CustomResourceVersions {
-  readonly group: string;
-  readonly plural: string;
-  readonly kind: string;
-  /** Served versions in the CRD's order. */
-  readonly versions: readonly string[];
-  readonly converter: CustomResourceConverter;
-}
-
 export interface CustomResourceServingOptions {
-  registry: Registry;
-  storage: Storage;
-  /** definitions.json shapes (the meta types server-side apply needs). */
-  shapes: Record<string, Schema>;
-  storeOptions?: StoreOptions;
-  admission?: WebhookAdmission;
+  served: ServedCustomResources;
   openapi: OpenApiDocuments;
-  /** Transport of conversion webhooks; default: the admission engine's (one pool, one service resolver). */
-  webhookClient?: WebhookClient;
 }
 
 const FAKE_ROUTE = {} as Route<Handler>;
 
-/** The strategy of a custom resource version: /status keeps all metadata but managedFields; selectable fields. */
-function customResourceStrategy(crv: CustomResourceVersion): Strategy {
-  return {
-    prepareForStatusUpdate(obj, old) {
-      const m = meta(obj);
-      const keep = { resourceVersion: m.resourceVersion, managedFields: m.managedFields };
-      const restored = deepClone(metaOf(old)) as Record<string, unknown>;
-      restored.resourceVersion = keep.resourceVersion;
-      if (keep.managedFields !== undefined) restored.managedFields = keep.managedFields;
-      else delete restored.managedFields;
-      obj.metadata = restored;
-    },
-    fieldValues(obj) {
-      const out: Record<string, string> = {};
-      for (const f of crv.selectableFields) out[f.name] = f.read(obj);
-      return out;
-    },
-  };
-}
-
-/** The schema server-side apply and managedFields use for a custom resource (metadata as ObjectMeta). */
-function applyShape(crv: CustomResourceVersion): Schema {
-  const raw = crv.version.schema?.openAPIV3Schema;
-  const s = (isObj(raw) ? deepClone(raw) : { type: 'object', 'x-cluster-preserve-unknown-fields': true }) as Obj;
-  const props = isObj(s.properties) ? s.properties : {};
-  s.properties = { ...props, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: '#/components/schemas/ObjectMeta' } };
-  return s as Schema;
-}
-
 export class CustomResourceServing implements CustomResourceRouter {
   generation = 0;
-  private readonly cache = new CustomResourceCache();
-  private readonly installed = new Map<string, Installed>();
   /** `<group>/<version>` → plural → served version. */
-  private index = new Map<string, Map<string, { installed: Installed; served: ServedVersion }>>();
+  private index = new Map<string, Map<string, { installed: InstalledResource; served: ServedVersion }>>();
   private gvs: GroupVersion[] = [];
   private readonly openapi: CustomResourceOpenApi;
 
-  private readonly webhookClient: WebhookClient;
-
   constructor(private readonly o: CustomResourceServingOptions) {
     this.openapi = new CustomResourceOpenApi(o.openapi);
-    this.webhookClient = o.webhookClient ?? o.admission?.engine.client ?? new WebhookClient();
   }
 
-  private makeStore(crv: CustomResourceVersion, storageApiVersion: string, converter: CustomResourceConverter): ServedVersion {
-    const descriptor: ResourceDescriptor = { ...crv.descriptor, deleteReturns: 'Status', printerColumns: crv.printerColumns };
-    completePrinterColumns.add(descriptor);
-    const shapes = { ...this.o.shapes, [crv.kind]: applyShape(crv) };
-    const store = new Store(this.o.registry, this.o.storage, descriptor, crv, customResourceStrategy(crv), {
-      ...(this.o.storeOptions ?? {}),
-      shapes,
-      storageApiVersion,
-      converter,
-    });
-    return { crv, descriptor, store, shapes };
-  }
-
-  /**
-   * A store at the CRD's storage version, whether or not it is served (the controller deletes the
-   * custom resources of a deleted CRD through it).
-   */
-  storageStore(crd: CustomResourceDefinition): Store {
-    const name = crd.metadata?.name ?? '';
-    const inst = this.installed.get(name);
-    if (inst && inst.crd.metadata?.uid === crd.metadata?.uid) return inst.storageStore;
-    const sv = storageVersion(crd) ?? crd.spec.versions[0]?.name ?? '';
-    return this.makeStore(this.cache.get(crd, sv), `${crd.spec.group}/${sv}`, buildConverter(crd, { client: this.webhookClient })).store;
-  }
-
-  isInstalled(name: string): boolean {
-    return this.installed.has(name);
-  }
-
-  /** Serves (or keeps serving) an established CRD as it is now. */
-  install(crd: CustomResourceDefinition): void {
-    const name = crd.metadata?.name ?? '';
-    const signature = JSON.stringify([crd.metadata?.uid, crd.metadata?.generation, crd.status?.acceptedNames ?? null, crd.spec]);
-    const existing = this.installed.get(name);
-    if (existing && existing.signature === signature) {
-      existing.crd = crd; // conditions and deletionTimestamp (terminating: no creates)
-      return;
-    }
-    const sv = storageVersion(crd) ?? '';
-    const storageApiVersion = `${crd.spec.group}/${sv}`;
-    // one converter per CRD generation, shared by the stores of all its versions
-    const converter = buildConverter(crd, { client: this.webhookClient });
-    const versions = new Map<string, ServedVersion>();
-    for (const v of servedVersions(crd)) {
-      try {
-        versions.set(v, this.makeStore(this.cache.get(crd, v), storageApiVersion, converter));
-      } catch (e) {
-        if (!(e instanceof CustomResourceError)) throw e;
-      }
-    }
-    const storageServed = versions.get(sv);
-    const storageStore = storageServed?.store ?? this.makeStore(this.cache.get(crd, sv), storageApiVersion, converter).store;
-    if (existing) this.o.registry.unregister(existing.group, existing.plural, existing.storageStore);
-    const inst: Installed = { crd, signature, group: crd.spec.group, plural: storageStore.descriptor.plural, versions, storageStore, converter };
-    this.installed.set(name, inst);
-    this.o.registry.register(storageStore);
-    this.rebuild();
-  }
-
-  /** Stops serving a CRD (deleted, or no longer established). */
-  uninstall(name: string): void {
-    const inst = this.installed.get(name);
-    if (!inst) return;
-    this.installed.delete(name);
-    this.o.registry.unregister(inst.group, inst.plural, inst.storageStore);
-    this.cache.delete(inst.crd);
-    this.rebuild();
-  }
-
-  private rebuild(): void {
-    const index = new Map<string, Map<string, { installed: Installed; served: ServedVersion }>>();
+  /** Routing, discovery and OpenAPI after the served set changed. */
+  rebuild(): void {
+    const index = new Map<string, Map<string, { installed: InstalledResource; served: ServedVersion }>>();
     const gvs = new Map<string, GroupVersion>();
     const all: CustomResourceVersion[] = [];
-    for (const inst of this.installed.values()) {
+    for (const inst of this.o.served.all()) {
       for (const [v, served] of inst.versions) {
+        completePrinterColumns.add(served.descriptor);
         const key = `${inst.group}/${v}`;
         if (!index.has(key)) index.set(key, new Map());
-        (index.get(key) as Map<string, { installed: Installed; served: ServedVersion }>).set(served.descriptor.plural, { installed: inst, served });
+        (index.get(key) as Map<string, { installed: InstalledResource; served: ServedVersion }>).set(served.descriptor.plural, { installed: inst, served });
         if (!gvs.has(key)) gvs.set(key, { group: inst.group, version: v, resources: [] });
         const subresources: GroupVersion['resources'][number]['subresources'] = [];
         if (served.crv.scale) subresources.push({ name: 'scale', verbs: SUB_VERBS, responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
@@ -223,15 +81,6 @@ export class CustomResourceServing implements CustomResourceRouter {
     this.gvs = [...gvs.values()];
     this.openapi.update(all);
     this.generation++;
-  }
-
-  /** The served versions of the custom resource `<plural>.<group>`; undefined when none is served. */
-  versionsOf(group: string, plural: string): CustomResourceVersions | undefined {
-    for (const inst of this.installed.values()) {
-      if (inst.group !== group || inst.plural !== plural || inst.versions.size === 0) continue;
-      return { group, plural, kind: inst.storageStore.descriptor.kind, versions: [...inst.versions.keys()], converter: inst.converter };
-    }
-    return undefined;
   }
 
   groupVersions(): GroupVersion[] {
@@ -304,7 +153,6 @@ export class CustomResourceServing implements CustomResourceRouter {
       store: served.store,
       user,
       shapes: served.shapes,
-      admission: this.o.admission,
     };
     if (scale) await this.serveScale(ctx, served, method);
     else await (handler as Handler)(ctx);
@@ -365,8 +213,8 @@ export class CustomResourceServing implements CustomResourceRouter {
       };
     }
     const fieldManager = ctx.query.get('fieldManager') ?? (ctx.req.headers['user-agent'] ?? '').split('/')[0];
-    const admit = admitter(ctx.admission, { res: ctx.res, user: ctx.user, store, namedPath: true }, { UPDATE: writeOptionsObject('UpdateOptions', { dryRun, fieldManager: ctx.query.get('fieldManager') ?? undefined }) });
-    const result = await store.patch(ns, name, apply, { dryRun, fieldManager, fieldValidation: 'Ignore', admit });
+    const request = admissionRequest(ctx, { UPDATE: writeOptionsObject('UpdateOptions', { dryRun, fieldManager: ctx.query.get('fieldManager') ?? undefined }) });
+    const result = await store.patch(ns, name, apply, { dryRun, fieldManager, fieldValidation: 'Ignore', request });
     send(toScale(result.object));
   }
 }

@@ -3,7 +3,9 @@
 // (APIGroupDiscoveryList) forms.
 
 import { createHash } from 'node:crypto';
-import type { Action, ResourceDescriptor, RouteTable } from './route-types.ts';
+import type { Action } from '../api/operation.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import type { RouteTable } from './route-types.ts';
 
 const VERB_OF_ACTION: Record<Action, string> = {
   get: 'get',

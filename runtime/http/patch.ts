@@ -3,7 +3,7 @@
 
 import fastJsonPatch from 'fast-json-patch';
 import { ApiError } from '../errors/api-error.ts';
-import { isObj, type Obj } from '../registry/object.ts';
+import { isObj, type Obj } from '../api/object.ts';
 import { decodeJson, decodeYaml } from './decode/decode.ts';
 import { DecodeError } from './decode/decode-error.ts';
 import { type FieldValidationDirective, handleDuplicates, jsonDuplicateErrors, strictDecodingError, yamlDuplicateError } from './decode/duplicate-fields.ts';

@@ -3,8 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { columnDefinitions, completePrinterColumns, tableRow } from './table.ts';
-import type { ResourceDescriptor } from './route-types.ts';
-import type { Obj } from '../registry/object.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import type { Obj } from '../api/object.ts';
 import { configMapResource } from '../../out/routes/configmap.ts';
 import { cSIDriverResource } from '../../out/routes/csidriver.ts';
 import { cSINodeResource } from '../../out/routes/csinode.ts';

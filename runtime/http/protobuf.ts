@@ -8,7 +8,7 @@
 // client-side validation asks for nothing else.
 
 import { ApiError } from '../errors/api-error.ts';
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);

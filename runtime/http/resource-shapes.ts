@@ -3,7 +3,7 @@
 // resource whose schema is named apart (`descriptor.shape`) gets the shapes with its own schema
 // under the kind's name. Built once per resource.
 import type { Schema } from '../schema/types.ts';
-import type { ResourceDescriptor } from './route-types.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
 
 const views = new WeakMap<Record<string, Schema>, WeakMap<ResourceDescriptor, Record<string, Schema>>>();
 

@@ -61,6 +61,7 @@ export function sendError(res: ServerResponse, err: unknown, pretty = false): vo
     return;
   }
   const body = encode(e.toStatus(), 'json', pretty);
+  setWarnings(res, e.warnings);
   res.writeHead(e.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...e.headers });
   res.end(body);
 }

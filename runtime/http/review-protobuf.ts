@@ -2,7 +2,7 @@
 // `auth can-i` in protobuf), in the field numbering of k8s.io/api authentication/v1 and
 // authorization/v1 generated.proto. Zero values are left out, as JSON omitempty does.
 
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 import { bytes, fields, objectMeta, str, type ProtobufDecoders } from './protobuf.ts';
 
 /** Strings at the given field numbers, non-empty ones only. */

@@ -7,11 +7,11 @@
 // Discovery lists the cluster.io groups only.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { UserInfo as AdmissionUser } from '../admission/types.ts';
+import type { UserInfo as AdmissionUser } from '../api/user-info.ts';
 import type { Authorizer } from '../authorization/authorizer.ts';
 import { selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from '../authorization/reviews.ts';
 import { ApiError } from '../errors/api-error.ts';
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 import type { UserInfo } from './auth.ts';
 import { BODY_TYPES, decodeObject, mediaType, readBody } from './body.ts';
 import type { GroupVersion, ServedResource } from './discovery.ts';

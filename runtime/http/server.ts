@@ -5,10 +5,9 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { WebhookAdmission } from './admission.ts';
 import type { TokenAuthenticator, UserInfo } from './auth.ts';
 import { aggregatedContentType, Discovery } from './discovery.ts';
-import { handlers, type Handler, type RequestContext } from './handlers.ts';
+import { handlers, type Handler, type RequestContext } from './handlers/index.ts';
 import { exemptFromShutdownRejection, ServerLifecycle } from './lifecycle.ts';
 import { negotiatePlain, wantsAggregatedDiscovery } from './negotiation.ts';
 import { etagMatches, negotiateOpenApiV2, OPENAPI_V2_PROTOBUF, openApiV2Protobuf, type OpenApiDocuments } from './openapi.ts';
@@ -60,8 +59,6 @@ export interface ApiServerOptions {
   healthChecks?: Record<string, () => Promise<boolean>>;
   /** Where /api tells clients to reach the server (host:port). */
   serverAddress?: () => string;
-  /** Validating admission webhooks on every write; undefined: none. */
-  admission?: WebhookAdmission;
   /** Custom resources of established CRDs (runtime/http/custom-resources.ts); undefined: none. */
   customResources?: CustomResourceRouter;
   /** Answers the self reviews (and, through bootstrap, webhook match conditions); default: allow all. */
@@ -244,7 +241,6 @@ export class ApiServer {
       store,
       user,
       shapes: shapesForResource(this.options.shapes, d),
-      admission: this.options.admission,
     };
     return bound.route.handler(ctx);
   }

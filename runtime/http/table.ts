@@ -3,12 +3,12 @@
 // after it for `-o wide`). A column at `.metadata.name` replaces the implicit first Name column
 // (upstream's Event table puts Name last).
 // `count` columns count the keys or items found at their paths; `formatter` columns use a named
-// cell formatter (printer-formatters/); `whenAbsent` is the cell of an absent value.
+// cell formatter (runtime/printers/); `whenAbsent` is the cell of an absent value.
 
-import type { PrinterColumn } from './printer-column.ts';
-import type { ResourceDescriptor } from './route-types.ts';
-import { isObj, metaOf, type Obj } from '../registry/object.ts';
-import { cellFormatters } from './printer-formatters/index.ts';
+import type { PrinterColumn } from '../api/printer-column.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import { isObj, metaOf, type Obj } from '../api/object.ts';
+import { cellFormatters } from '../printers/index.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -2,7 +2,7 @@
 // MigrationCondition): Running, then Succeeded or Failed. Pure functions; the controller writes
 // what they return through /status.
 
-import type { MigrationCondition, StorageVersionMigration } from '../../out/types/index.ts';
+import type { MigrationCondition, StorageVersionMigration } from './types.ts';
 
 export type MigrationConditionType = MigrationCondition['type'];
 

@@ -8,7 +8,7 @@ import type { StorageVersionMigration } from '../../out/types/index.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { TokenAuthenticator } from '../http/auth.ts';
 import { buildApiServer, loadGenerated, type BuiltServer } from '../http/bootstrap.ts';
-import type { Obj } from '../registry/object.ts';
+import type { Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 import { StorageVersionMigrationController } from './controller.ts';

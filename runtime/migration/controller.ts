@@ -11,13 +11,13 @@
 // It records no Events: upstream's migrators record none (pkg/controller/storageversionmigrator,
 // kube-storage-version-migrator; see runtime/events/README.md); progress and failure are the conditions.
 
-import { restartWatchLater } from '../controller/restart-watch.ts';
+import { Informer } from '../controller/informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
-import type { StorageVersionMigration, StorageVersionMigrationStatus } from '../../out/types/index.ts';
+import type { StorageVersionMigration, StorageVersionMigrationStatus } from './types.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { deepClone, nowTimestamp, type Obj } from '../registry/object.ts';
+import { deepClone, nowTimestamp, type Obj } from '../api/object.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { Store, WatchStream } from '../registry/store.ts';
+import type { Store } from '../registry/store.ts';
 import { isMigrationConditionTrue, isMigrationFinished, REASON_FAILED, REASON_RUNNING, REASON_SUCCEEDED, withMigrationCondition } from './conditions.ts';
 import { describeResource, resolveResource } from './resolve.ts';
 import { rewriteObject } from './rewrite.ts';
@@ -46,7 +46,7 @@ class MigrationFailure extends Error {}
 
 export class StorageVersionMigrationController {
   private readonly queue: WorkQueue;
-  private stream: WatchStream | undefined;
+  private informer: Informer | undefined;
   private stopped = false;
   private readonly store: Store;
   private readonly pageSize: number;
@@ -75,7 +75,7 @@ export class StorageVersionMigrationController {
   /** Stops the watch and any migration between two objects; an interrupted migration resumes on the next start. */
   stop(): void {
     this.stopped = true;
-    this.stream?.stop();
+    this.informer?.stop();
     this.queue.stop();
   }
 
@@ -85,16 +85,16 @@ export class StorageVersionMigrationController {
   }
 
   private async watch(): Promise<void> {
-    this.stream = await this.store.watch(undefined, {}, {
-      send: (type, object) => {
-        if (type === 'BOOKMARK' || type === 'DELETED') return;
+    // the informer's first state, and its state after a restart, bring every unfinished migration back
+    this.informer = new Informer(this.store, {
+      onChange: (type, object) => {
+        if (type === 'DELETED') return;
         const svm = object as unknown as StorageVersionMigration;
         if (!isMigrationFinished(svm)) this.queue.add(svm.metadata?.name ?? '');
       },
-      error: (e) => this.log(`watch: ${e.message}`),
-      // the reopened watch's initial events bring every unfinished migration back
-      end: () => restartWatchLater({ stopped: () => this.stopped, reopen: () => this.watch(), log: (m) => this.log(m) }),
+      log: (m) => this.log(m),
     });
+    await this.informer.start();
   }
 
   private async reconcile(name: string): Promise<void> {

@@ -2,7 +2,7 @@
 // Registry's store of a built-in resource, or the storage-version store the CRD serving registers
 // for a custom resource (runtime/http/custom-resources.ts). Upstream asks discovery the same question.
 
-import type { GroupVersionResource } from '../../out/types/index.ts';
+import type { GroupVersionResource } from './types.ts';
 import { isConditionTrue, storageVersion, type CustomResourceDefinition } from '../crd/index.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { Registry } from '../registry/registry.ts';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResourceDescriptor } from '../http/route-types.ts';
-import type { Obj } from '../registry/object.ts';
+import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import type { Obj } from '../api/object.ts';
 import { Registry } from '../registry/registry.ts';
-import { Store } from '../registry/store.ts';
+import type { Store } from '../registry/store.ts';
 import type { CompiledValidator } from '../schema/types.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { isStoredAt, rewriteObject, type RewriteOutcome } from './rewrite.ts';
@@ -22,7 +22,7 @@ beforeEach(() => {
   storage = new MemoryStorage({ autoCompaction: false });
   const registry = new Registry(storage, []);
   // The storage-version store of a custom resource whose storage version is now v2.
-  v2 = new Store(registry, storage, descriptor('v2'), accepting, {}, { storageApiVersion: `${GROUP}/v2` });
+  v2 = registry.newStore(descriptor('v2'), accepting, {}, { storageApiVersion: `${GROUP}/v2` });
 });
 afterEach(async () => {
   await storage.close();

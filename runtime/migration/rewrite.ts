@@ -6,8 +6,8 @@
 // encoding, so the write happens whatever Store.update would make of an unchanged object.
 
 import { ApiError } from '../errors/api-error.ts';
-import { fromStorageError } from '../errors/storage-errors.ts';
-import { isObj, metaOf, type Obj } from '../registry/object.ts';
+import { fromStorageError } from '../object-storage/storage-errors.ts';
+import { isObj, metaOf, type Obj } from '../api/object.ts';
 import type { Store } from '../registry/store.ts';
 
 export type RewriteOutcome =

@@ -8,7 +8,7 @@ import * as validators from '../../out/validators/index.ts';
 import { lazyValidator } from '../http/bootstrap.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { decodeContinue } from './continue-token.ts';
-import { metaOf } from './object.ts';
+import { metaOf } from '../api/object.ts';
 import { Registry } from './registry.ts';
 import type { ListParams, Store } from './store.ts';
 

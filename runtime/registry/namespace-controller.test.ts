@@ -10,7 +10,7 @@ import { TokenAuthenticator } from '../http/auth.ts';
 import { buildApiServer, loadGenerated, type BuiltServer } from '../http/bootstrap.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 import { NamespaceController } from './namespace-controller.ts';
-import { meta, nowTimestamp, type Obj } from './object.ts';
+import { meta, nowTimestamp, type Obj } from '../api/object.ts';
 import type { Store } from './store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');

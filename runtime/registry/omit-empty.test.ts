@@ -9,7 +9,7 @@ import * as validators from '../../out/validators/index.ts';
 import { lazyValidator } from '../http/bootstrap.ts';
 import type { Schema } from '../schema/types.ts';
 import { MemoryStorage } from '../storage/memory.ts';
-import type { Obj } from './object.ts';
+import type { Obj } from '../api/object.ts';
 import { dropEmptyOmitted } from './omit-empty.ts';
 import { Registry } from './registry.ts';
 import type { Store } from './store.ts';

@@ -10,7 +10,7 @@
 // an object read back passes validation again.
 
 import type { Schema } from '../schema/types.ts';
-import { isObj, type Obj } from './object.ts';
+import { isObj, type Obj } from '../api/object.ts';
 
 /**
  * Optional map and list fields that upstream's Go types declare without omitempty (so `[]` stays):

@@ -7,22 +7,12 @@ import { namespaceResource } from '../../out/routes/namespace.ts';
 import { cSIDriverResource } from '../../out/routes/csidriver.ts';
 import { validatingWebhookConfigurationResource } from '../../out/routes/validatingwebhookconfiguration.ts';
 import * as validators from '../../out/validators/index.ts';
-import { ApiError } from '../errors/api-error.ts';
+import { rejection as rejects } from '../errors/test-support.ts';
 import { lazyValidator } from '../http/bootstrap.ts';
 import { MemoryStorage } from '../storage/memory.ts';
 import { Registry } from './registry.ts';
 import type { Store, WatchEventType } from './store.ts';
-import type { Obj } from './object.ts';
-
-async function rejects(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
+import type { Obj } from '../api/object.ts';
 
 describe('generic store', () => {
   let storage: MemoryStorage;

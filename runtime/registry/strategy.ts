@@ -2,12 +2,13 @@
 // Every hook is optional; a resource without a strategy behaves as its descriptor and schema say.
 
 import type { FieldError } from '../schema/types.ts';
-import type { Obj } from './object.ts';
-import type { Registry } from './registry.ts';
-import type { Store, DeleteOptions, DeleteResult, ObjectConverter } from './store.ts';
+import type { Obj } from '../api/object.ts';
+import type { ObjectConverter } from '../object-storage/conversion.ts';
+import type { DeleteOptions, DeleteResult } from './store-types.ts';
+import type { Store } from './store.ts';
 
+/** What a strategy's own delete may use: the resource's store (its server-side writes). */
 export interface StrategyContext {
-  registry: Registry;
   store: Store;
 }
 

@@ -1,11 +1,11 @@
 // The validator of each apiVersion and kind: the generated validators of the built-in kinds, and a
 // custom resource validator per version of each CustomResourceDefinition given with --crds.
 // Each check does what the server does on write: drop unknown fields (reported), default, validate.
-import * as validators from '../../out/validators/index.ts';
+// The generated validators (out/validators) are handed in by the toolchain's CLI: runtime/ never imports out/.
 import { buildCustomResourceVersion, type CustomResourceVersion } from '../crd/custom-resource.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import { validateCRD, validateCRDUpdate } from '../crd/validate-crd.ts';
-import type { FieldError } from '../schema/types.ts';
+import type { FieldError, ResourceContext } from '../schema/types.ts';
 import { isObject } from '../json/is-object.ts';
 
 export type Obj = Record<string, unknown>;
@@ -31,7 +31,19 @@ const clone = <T>(v: T): T => structuredClone(v);
 export const CRD_KEY = 'apiextensions.cluster.io/v1|CustomResourceDefinition';
 export const checkerKey = (apiVersion: string, kind: string): string => `${apiVersion}|${kind}`;
 
-export function builtinCheckers(): Map<string, Checker> {
+/** What a generated validator module (out/validators/<kind>.ts) exports that a check uses. */
+export interface GeneratedValidatorModule {
+  resourceContext: ResourceContext;
+  prune(obj: unknown): string[];
+  applyDefaults(obj: unknown): void;
+  validate(obj: unknown): FieldError[];
+  validateUpdate(obj: unknown, old: unknown): FieldError[];
+}
+
+/** The generated validators of the built-in kinds, by kind (out/validators/index.ts). */
+export type GeneratedValidators = Readonly<Record<string, GeneratedValidatorModule>>;
+
+export function builtinCheckers(validators: GeneratedValidators): Map<string, Checker> {
   const map = new Map<string, Checker>();
   for (const mod of Object.values(validators)) {
     const ctx = mod.resourceContext;
@@ -43,7 +55,7 @@ export function builtinCheckers(): Map<string, Checker> {
         const unknownFields = mod.prune(o);
         mod.applyDefaults(o);
         let errors: FieldError[];
-        if (crd) errors = old ? validateCRDUpdate(o, old) : validateCRD(o);
+        if (crd) errors = old ? validateCRDUpdate(o, old, { objectRules: mod }) : validateCRD(o, { objectRules: mod });
         else if (old) {
           const oo = clone(old);
           mod.prune(oo);

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { Document } from 'yaml';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { FieldError } from '../schema/types.ts';
-import { builtinCheckers, checkerKey, crdCheckers, CRD_KEY, type Checker, type Obj } from './checkers.ts';
+import { builtinCheckers, checkerKey, crdCheckers, CRD_KEY, type Checker, type GeneratedValidators, type Obj } from './checkers.ts';
 import { isObject } from '../json/is-object.ts';
 import { asClusterCrd, isCrdObject } from './crd-flavor.ts';
 import { parseManifests, type DocumentValue, type ParsedFile } from './documents.ts';
@@ -17,6 +17,8 @@ import { collectInputs, type Input } from './inputs.ts';
 import { formatFieldPath, nodeAt, parseFieldPath, positionOf, type PathSegment, type Position } from './positions.ts';
 
 export interface RunOptions {
+  /** The generated validators of the built-in kinds (out/validators/index.ts), handed in by the CLI. */
+  validators: GeneratedValidators;
   /** Files, directories (walked for .yaml/.yml/.json) and `-` for standard input. */
   operands: string[];
   crdDirs: string[];
@@ -65,7 +67,7 @@ const identityKey = (o: Obj): string => {
 };
 
 export class Validation {
-  private readonly checkers = builtinCheckers();
+  private readonly checkers: Map<string, Checker>;
   private readonly olds = new Map<string, Obj>();
   readonly results: Result[] = [];
   readonly files: string[] = [];
@@ -75,6 +77,7 @@ export class Validation {
 
   constructor(private readonly opts: RunOptions) {
     this.cwd = opts.cwd ?? process.cwd();
+    this.checkers = builtinCheckers(opts.validators);
   }
 
   run(): RunReport {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { allRoutes } from '../../out/routes/index.ts';
-import type { HandlerName } from '../../runtime/http/route-types.ts';
+import type { HandlerName } from '../../runtime/api/operation.ts';
 
 const out = join(import.meta.dirname, '..', '..', 'out');
 const read = (p: string) => readFileSync(join(out, p), 'utf8');

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { OutputFile } from '../../output.ts';
 import { generateProject } from '../../project/pipeline.ts';
+import { crdObjectRules } from '../platform-validators.ts';
 import { EXIT, UsageError, type CliIO, type Command } from '../command.ts';
 import { emitOutput } from '../emit.ts';
 import { parseProjectArgs, projectOf, reportGenerationError } from './generate.ts';
@@ -41,7 +42,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const started = performance.now();
   let files: OutputFile[];
   try {
-    files = siteFiles(await generateProject(project));
+    files = siteFiles(await generateProject(project, crdObjectRules));
   } catch (err) {
     const code = reportGenerationError(io, err, label);
     if (code !== undefined) return code;

@@ -8,6 +8,7 @@ import type { OutputFile } from '../../output.ts';
 import { emitOutput } from '../emit.ts';
 import { ConfigError, resolveProject, type ProjectSettings, type ResolvedProject } from '../../project/config.ts';
 import { generateProject } from '../../project/pipeline.ts';
+import { crdObjectRules } from '../platform-validators.ts';
 import { EXIT, UsageError, flagValue, type CliIO, type Command } from '../command.ts';
 
 const USAGE = `Usage: clusterspec generate [--spec DIR | --crds DIR] [--out DIR] [--check] [--config FILE]
@@ -97,7 +98,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const started = performance.now();
   let files: OutputFile[];
   try {
-    files = await generateProject(project);
+    files = await generateProject(project, crdObjectRules);
   } catch (err) {
     const code = reportGenerationError(io, err, label);
     if (code !== undefined) return code;

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_FILE_BYTES, runValidation } from '../../../runtime/validate/run.ts';
 import { MissingOperandError } from '../../../runtime/validate/inputs.ts';
+import { platformValidators } from '../platform-validators.ts';
 import { reporters } from '../reporters/index.ts';
 import { EXIT, UsageError, flagValue, type CliIO, type Command } from '../command.ts';
 
@@ -109,7 +110,7 @@ function run(args: string[], io: CliIO): number {
 
   let report;
   try {
-    report = runValidation({ operands, crdDirs, ...(oldFile !== undefined ? { oldFile } : {}), strict, maxFileBytes, readStdin: io.readStdin, cwd: io.cwd });
+    report = runValidation({ validators: platformValidators, operands, crdDirs, ...(oldFile !== undefined ? { oldFile } : {}), strict, maxFileBytes, readStdin: io.readStdin, cwd: io.cwd });
   } catch (e) {
     if (e instanceof MissingOperandError) {
       io.stderr(`error: ${e.message}\n`);

@@ -6,7 +6,7 @@
 
 import { ApiError } from '../../errors/api-error.ts';
 import { base64ErrorOffset, base64ErrorText } from '../../schema/formats.ts';
-import { isObj, type Obj } from '../object.ts';
+import { isObj, type Obj } from '../../api/object.ts';
 
 /** Decodes `obj[field]` in place: throws upstream's 400, or rewrites values to canonical base64. */
 export function decodeByteMap(obj: Obj, field: string, kind: string): void {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { FieldError } from '../../schema/types.ts';
-import type { Obj } from '../object.ts';
+import type { Obj } from '../../api/object.ts';
 import { strategyFor } from './index.ts';
 
 const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'event');

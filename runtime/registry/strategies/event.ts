@@ -20,7 +20,7 @@
 import { fieldErr } from '../../schema/errors.ts';
 import { isDNS1123Subdomain, isQualifiedName } from '../../schema/syntax.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { isObj, metaOf, type Obj } from '../object.ts';
+import { isObj, metaOf, type Obj } from '../../api/object.ts';
 import type { Strategy } from '../strategy.ts';
 
 const REPORTING_INSTANCE_LIMIT = 128;

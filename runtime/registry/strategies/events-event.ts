@@ -17,10 +17,10 @@
 // EventToSelectableFields on the internal object); regarding.*, reason, reportingController and
 // type are plain paths (spec/resources/events-event.yaml).
 
-import { CORE_EVENT_API_VERSION, eventConverter, eventsToCoreEvent } from '../../events/event-conversion.ts';
+import { CORE_EVENT_API_VERSION, eventConverter, eventsToCoreEvent } from './event-conversion.ts';
 import { fieldErr } from '../../schema/errors.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { deepEqual, isObj, type Obj } from '../object.ts';
+import { deepEqual, isObj, type Obj } from '../../api/object.ts';
 import type { Strategy } from '../strategy.ts';
 import { validateLegacyEvent } from './event.ts';
 

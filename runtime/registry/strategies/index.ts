@@ -1,10 +1,10 @@
-// The strategies of the resources that need behaviour beyond their schema, by kind.
+// The strategies of the resources that need behaviour beyond their schema, by kind. Strategies of
+// layers above the registry (the CRD strategy of runtime/crd) are handed to the Registry by the
+// server's assembly (RegistryOptions.strategies) and take precedence over these.
 
 import type { Strategy } from '../strategy.ts';
-import { customResourceDefinitionStrategy } from './customresourcedefinition.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { createPersistentVolumeClaimStrategy } from './persistentvolumeclaim.ts';
-import { featureGateDefaults } from '../../../out/validators/feature-gates.ts';
 import { secretStrategy } from './secret.ts';
 import { configMapStrategy } from './configmap.ts';
 import { statusKeepsMetadataStrategy } from './status-metadata.ts';
@@ -17,7 +17,6 @@ const STRATEGIES: Record<string, Strategy> = {
   ConfigMap: configMapStrategy,
   Namespace: namespaceStrategy,
   VolumeAttachment: statusKeepsMetadataStrategy,
-  CustomResourceDefinition: customResourceDefinitionStrategy,
   ValidatingWebhookConfiguration: validatingWebhookConfigurationStrategy,
   Event: eventStrategy,
 };
@@ -27,9 +26,12 @@ const GROUP_STRATEGIES: Record<string, Strategy> = {
   'events.cluster.io/Event': eventsEventStrategy,
 };
 
-/** A strategy whose behaviour depends on feature gates is built for the server's gates. */
+/**
+ * A strategy whose behaviour depends on feature gates is built for the server's gates: the
+ * assembly's merge of the generated defaults and --feature-gates (an absent gate is off).
+ */
 export function strategyFor(kind: string, featureGates: Record<string, boolean> = {}, group = ''): Strategy {
   if (group !== '' && GROUP_STRATEGIES[`${group}/${kind}`]) return GROUP_STRATEGIES[`${group}/${kind}`];
-  if (kind === 'PersistentVolumeClaim') return createPersistentVolumeClaimStrategy({ ...featureGateDefaults, ...featureGates });
+  if (kind === 'PersistentVolumeClaim') return createPersistentVolumeClaimStrategy(featureGates);
   return STRATEGIES[kind] ?? {};
 }

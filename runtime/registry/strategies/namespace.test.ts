@@ -10,7 +10,8 @@ import * as validators from '../../../out/validators/index.ts';
 import { lazyValidator } from '../../http/bootstrap.ts';
 import { MemoryStorage } from '../../storage/memory.ts';
 import type { FieldError } from '../../schema/types.ts';
-import type { Obj } from '../object.ts';
+import type { Obj } from '../../api/object.ts';
+import { NamespaceController } from '../namespace-controller.ts';
 import { Registry } from '../registry.ts';
 import type { Store } from '../store.ts';
 import { NAMESPACE_FINALIZER, NAMESPACE_NAME_LABEL, namespaceStrategy } from './namespace.ts';
@@ -47,14 +48,21 @@ const createCases: Case[] = [
 describe('namespace strategy', () => {
   let storage: MemoryStorage;
   let nss: Store;
+  let controller: NamespaceController;
+  let registry: Registry;
 
   beforeEach(async () => {
     storage = new MemoryStorage({ autoCompaction: false });
-    const registry = new Registry(storage, [{ descriptor: namespaceResource, validator: lazyValidator(() => validators.Namespace.createValidator()) }], {});
+    registry = new Registry(storage, [{ descriptor: namespaceResource, validator: lazyValidator(() => validators.Namespace.createValidator()) }], {});
     await registry.init();
     nss = registry.storeFor('', 'namespaces') as Store;
+    // the namespace controller finishes Terminating namespaces, as in the server
+    controller = new NamespaceController({ registry });
+    await controller.start();
   });
   afterEach(async () => {
+    controller.stop();
+    registry.stop();
     await storage.close();
   });
 

@@ -1,6 +1,6 @@
 // Namespace: `default` exists from the start and may not be deleted; DELETE marks the namespace
-// Terminating (deletionTimestamp, status.phase) and returns it, then deletes everything in it and
-// finally the namespace itself (the namespace controller's work, done by the server). As upstream's
+// Terminating (deletionTimestamp, status.phase) and returns it; the namespace controller then deletes
+// everything in it and finally the namespace itself. As upstream's
 // namespace strategy: a new namespace gets the `cluster` finalizer in spec.finalizers (upstream's
 // `kubernetes`), which updates of the main resource keep, and every write sets the label
 // `cluster.io/metadata.name` to the name (upstream's kubernetes.io/metadata.name), overriding it.
@@ -8,9 +8,9 @@
 import { ApiError } from '../../errors/api-error.ts';
 import { fieldErr } from '../../schema/errors.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { deepClone, meta, nowTimestamp, isObj, type Obj } from '../object.ts';
+import { deepClone, meta, nowTimestamp, isObj, type Obj } from '../../api/object.ts';
 import type { Strategy, StrategyContext } from '../strategy.ts';
-import type { DeleteOptions, DeleteResult } from '../store.ts';
+import type { DeleteOptions, DeleteResult } from '../store-types.ts';
 
 const PROTECTED = new Set(['default']);
 /** The label webhook namespaceSelectors select a namespace by name with. */
@@ -39,48 +39,6 @@ function statusPhaseErrors(obj: Obj, old: Obj): FieldError[] {
   if (phase === want) return [];
   const message = deleting ? "may only be 'Terminating' if `deletionTimestamp` is not empty" : "may only be 'Active' if `deletionTimestamp` is empty";
   return [fieldErr.invalid('status.Phase', typeof phase === 'string' ? phase : '', message)];
-}
-
-/** How often and how long the server retries removing a namespace whose contents are still going away. */
-const FINALIZE_RETRY_MS = 500;
-const FINALIZE_TRIES = 120;
-
-/**
- * One attempt at finishing a Terminating namespace: delete its contents, then the namespace itself
- * (at the revision read, so a concurrent attempt by another replica is harmless). Throws while
- * something remains. Idempotent: the replica serving the DELETE starts it at once (below), and the
- * elected namespace controller (runtime/registry/namespace-controller.ts) resumes namespaces left
- * Terminating (by a replica that died, or a restart).
- */
-export async function finalizeNamespace(ctx: StrategyContext, name: string): Promise<void> {
-  const { registry, store } = ctx;
-  const terminating = async (): Promise<Obj | undefined> => {
-    const ns = await store.get(undefined, name).catch((e: unknown) => {
-      if (e instanceof ApiError && e.code === 404) return undefined;
-      throw e;
-    });
-    // gone, or created anew under the same name: nothing of it to delete
-    return ns && meta(ns).deletionTimestamp ? ns : undefined;
-  };
-  if (!(await terminating())) return;
-  await registry.deleteNamespaceContents(name);
-  if (await registry.namespaceHasContent(name)) throw new Error('content remains');
-  const cur = await terminating();
-  if (!cur) return;
-  const m = meta(cur);
-  if (m.finalizers && m.finalizers.length) throw new Error('finalizers remain');
-  await store.deleteObject(cur, Number(m.resourceVersion), {});
-}
-
-async function finalize(ctx: StrategyContext, name: string, tries: number): Promise<void> {
-  try {
-    await finalizeNamespace(ctx, name);
-  } catch {
-    if (tries > 0) {
-      const t = setTimeout(() => void finalize(ctx, name, tries - 1), FINALIZE_RETRY_MS);
-      t.unref();
-    }
-  }
 }
 
 export const namespaceStrategy: Strategy = {
@@ -123,8 +81,7 @@ export const namespaceStrategy: Strategy = {
     status.phase = 'Terminating';
     next.status = status;
     if (options.dryRun) return { kind: 'object', object: next, deferred: true };
-    const written = await ctx.store.writeServerUpdate(next, Number(m.resourceVersion));
-    void finalize(ctx, name, FINALIZE_TRIES);
-    return { kind: 'object', object: written, deferred: true };
+    // the namespace controller (runtime/registry/namespace-controller.ts) sees it Terminating and finishes it
+    return { kind: 'object', object: await ctx.store.writeServerUpdate(next, Number(m.resourceVersion)), deferred: true };
   },
 };

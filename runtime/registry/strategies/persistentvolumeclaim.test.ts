@@ -6,12 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { namespaceResource } from '../../../out/routes/namespace.ts';
 import { persistentVolumeClaimResource } from '../../../out/routes/persistentvolumeclaim.ts';
 import * as validators from '../../../out/validators/index.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import { rejection as rejects } from '../../errors/test-support.ts';
 import { lazyValidator } from '../../http/bootstrap.ts';
 import { MemoryStorage } from '../../storage/memory.ts';
-import type { Obj } from '../object.ts';
+import type { Obj } from '../../api/object.ts';
 import { Registry } from '../registry.ts';
-import { Store } from '../store.ts';
+import type { Store } from '../store.ts';
 import {
   createPersistentVolumeClaimStrategy, dropDisabledStatusFields, dropDisabledVolumeAttributesClass, prepareDataSources, validateResize,
   validateStatusUpdate, validateVolumeAttributesClassUpdate, type PvcGates,
@@ -174,16 +174,6 @@ describe('status resource keys and resize states (validateStatusUpdate)', () => 
 
 // ------------------------------------------------------------------ through a Store
 
-async function rejects(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
-
 function pvc(name: string, spec: Obj = {}): Obj {
   return {
     apiVersion: 'v1',
@@ -208,7 +198,7 @@ describe('PersistentVolumeClaim strategy in a Store', () => {
   });
 
   function store(gates: PvcGates): Store {
-    return new Store(registry, storage, persistentVolumeClaimResource, validator, createPersistentVolumeClaimStrategy({ ...gates }));
+    return registry.newStore(persistentVolumeClaimResource, validator, createPersistentVolumeClaimStrategy({ ...gates }));
   }
 
   /** Creates a claim and marks it Bound with the given capacity through /status. */

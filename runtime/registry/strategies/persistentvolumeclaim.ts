@@ -41,7 +41,7 @@ import { compareQuantity, tryParseQuantity, type Quantity } from '../../quantity
 import { fieldErr } from '../../schema/errors.ts';
 import { isQualifiedName } from '../../schema/syntax.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { deepEqual, isObj, type Obj } from '../object.ts';
+import { deepEqual, isObj, type Obj } from '../../api/object.ts';
 import type { Strategy } from '../strategy.ts';
 
 const SNAPSHOT_GROUP = 'snapshot.storage.cluster.io';

@@ -10,7 +10,7 @@ import { lazyValidator } from '../../http/bootstrap.ts';
 import { MemoryStorage } from '../../storage/memory.ts';
 import { Registry } from '../registry.ts';
 import type { Store } from '../store.ts';
-import type { Obj } from '../object.ts';
+import type { Obj } from '../../api/object.ts';
 
 const PREFIX = 'Secret in version "v1" cannot be handled as a Secret: ';
 

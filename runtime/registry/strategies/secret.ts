@@ -5,7 +5,7 @@
 // `data` values are []byte upstream, decoded with the body before stringData is merged
 // (byte-fields.ts): 400 with Go's decode offset on every write path, never any part of the value.
 
-import { isObj, type Obj } from '../object.ts';
+import { isObj, type Obj } from '../../api/object.ts';
 import type { Strategy } from '../strategy.ts';
 import { decodeByteMap } from './byte-fields.ts';
 

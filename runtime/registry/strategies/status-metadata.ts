@@ -1,7 +1,7 @@
 // upstream's metav1.ResetObjectMetaForStatus: a /status write may not change labels, annotations,
 // finalizers or owner references (VolumeAttachment and CustomResourceDefinition use it).
 
-import { deepClone, meta, metaOf, type Obj } from '../object.ts';
+import { deepClone, meta, metaOf, type Obj } from '../../api/object.ts';
 import type { Strategy } from '../strategy.ts';
 
 const KEPT = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;

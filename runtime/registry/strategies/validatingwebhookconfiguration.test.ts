@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { FieldError } from '../../schema/types.ts';
-import type { Obj } from '../object.ts';
+import type { Obj } from '../../api/object.ts';
 import { strategyFor } from './index.ts';
-import { goTrimSpace, matchConditionsUnchanged } from './validatingwebhookconfiguration.ts';
+import { matchConditionsUnchanged } from './validatingwebhookconfiguration.ts';
 
 const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'validatingwebhookconfiguration');
 interface Fixture {
@@ -50,14 +50,4 @@ describe('matchConditionsUnchanged (upstream ignoreValidatingWebhookMatchConditi
   ] as const)('%s', (_name, obj, old, want) => {
     expect(matchConditionsUnchanged(obj, old)).toBe(want);
   });
-});
-
-describe('goTrimSpace (Go strings.TrimSpace)', () => {
-  it.each([
-    ['  a b  ', 'a b'],
-    ['\t\n\v\f\r a \u0085\u00a0', 'a'],
-    ['\u3000x\u2029', 'x'],
-    ['\ufeffx', '\ufeffx'], // not a space in Go
-    ['   ', ''],
-  ])('%j', (s, want) => expect(goTrimSpace(s)).toBe(want));
 });

@@ -13,25 +13,9 @@
 import { compileMatchConditions } from '../../admission/match-conditions.ts';
 import { fieldErr } from '../../schema/errors.ts';
 import type { FieldError } from '../../schema/types.ts';
-import { deepEqual, isObj, type Obj } from '../object.ts';
+import { deepEqual, isObj, type Obj } from '../../api/object.ts';
+import { goTrimSpace } from '../../go-strings.ts';
 import type { Strategy } from '../strategy.ts';
-
-/** unicode.IsSpace: the characters Go's strings.TrimSpace removes. */
-function isGoSpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0x85 || c === 0xa0 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
-  );
-}
-
-/** strings.TrimSpace, without a regular expression (a backtracking `\s+$` is quadratic on user data). */
-export function goTrimSpace(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
-  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
-  return s.slice(start, end);
-}
 
 function webhooksOf(obj: Obj): unknown[] {
   return Array.isArray(obj.webhooks) ? obj.webhooks : [];
