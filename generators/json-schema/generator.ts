@@ -55,6 +55,13 @@ function toJsonSchema(node: Node, strict: boolean): Node {
         if (!key.startsWith('x-cluster-') || KEPT_EXTENSIONS.has(key)) out[key] = value;
     }
   }
+  if (Array.isArray(out.required) && node.properties && typeof node.properties === 'object') {
+    // upstream accepts these absent, as their zero value (the absentAsZero rule): a schema requiring them would refuse what the server takes
+    const props = node.properties as Record<string, Node>;
+    const required = (out.required as string[]).filter((name) => !absentAsZero(props[name]));
+    if (required.length) out.required = required;
+    else delete out.required;
+  }
   if (node.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   if (node['x-cluster-int-or-string'] === true) {
     delete out.type;
@@ -65,6 +72,11 @@ function toJsonSchema(node: Node, strict: boolean): Node {
     out.additionalProperties = false;
   }
   return out;
+}
+
+function absentAsZero(property: Node | undefined): boolean {
+  const rules = property?.['x-cluster-rules'];
+  return Array.isArray(rules) && rules.some((r) => typeof r === 'object' && r !== null && (r as Node).rule === 'absentAsZero');
 }
 
 function kindDocument(model: Model, r: Resource, strict: boolean): Node {

@@ -28,7 +28,9 @@ interface Fixture {
 const validFixtures: Fixture[] = readdirSync(join(ROOT, 'test/fixtures/objects')).flatMap((dir) =>
   readdirSync(join(ROOT, 'test/fixtures/objects', dir))
     .filter((f) => f.startsWith('valid'))
-    .map((f) => ({ file: `${dir}/${f}`, object: (parse(readFileSync(join(ROOT, 'test/fixtures/objects', dir, f), 'utf8')) as { object?: Record<string, unknown> }).object }))
+    .map((f) => ({ file: `${dir}/${f}`, ...(parse(readFileSync(join(ROOT, 'test/fixtures/objects', dir, f), 'utf8')) as { object?: Record<string, unknown>; old?: unknown }) }))
+    // an update's verdict depends on the old object, which a JSON Schema never sees
+    .filter((f) => f.old === undefined)
     .filter((f): f is Fixture => typeof f.object?.kind === 'string' && model.resources.some((r) => r.kind === f.object!.kind))
     .map((f) => ({ ...f, kind: f.object.kind as string })),
 );
