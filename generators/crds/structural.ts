@@ -99,7 +99,10 @@ export function structuralSchema(model: Model, rootShape: string, nameSyntax: Na
     if (out.properties) {
       const required = new Set(out.required ?? []);
       for (const [name, prop] of Object.entries(node.properties ?? {})) if (reportsAbsenceDeep(model, prop)) required.add(name);
+      // upstream accepts these absent, as their zero value (absentAsZero): a CRD requiring them would refuse what the validator takes
+      for (const [name, prop] of Object.entries(node.properties ?? {})) if ((prop['x-cluster-rules'] ?? []).some((r) => r.rule === 'absentAsZero')) required.delete(name);
       if (required.size) out.required = [...required];
+      else delete out.required;
     }
     if (out.format && !CRD_FORMATS.has(out.format)) {
       const quantity = out.format === 'quantity';
@@ -134,6 +137,10 @@ export function structuralSchema(model: Model, rootShape: string, nameSyntax: Na
   const root = inline({ $ref: `#/components/schemas/${rootShape}` }, '', [], { pointer: '' });
   // Root metadata may only constrain name and generateName (api-conventions 9.4).
   if (root.properties?.metadata) {
+    // the rules the kind puts on its metadata (finalizer names) go with it: recorded as left out
+    for (const v of root.properties.metadata['x-cluster-validations'] ?? []) {
+      unlowered.push({ path: '.metadata', rule: { rule: 'cel', text: v.rule }, why: 'metadata', reason: 'a CRD may constrain only metadata.name and generateName', origin: origins.get(v) });
+    }
     root.properties.metadata = { type: 'object' };
     // A DNS-1123 label is a subdomain without dots and at most 63 characters: a schema on metadata.name says so.
     if (nameSyntax === 'dns1123Label') root.properties.metadata.properties = { name: { type: 'string', maxLength: 63, pattern: DNS1123_LABEL_PATTERN } };

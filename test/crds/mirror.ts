@@ -88,6 +88,8 @@ export function loadCases(): { cases: MirrorCase[]; skipped: Array<{ name: strin
       if (fixture.shape) skipped.push({ name, why: `validates the shape ${fixture.shape}, which no CRD body mirrors` });
       else if (fixture.featureGates) skipped.push({ name, why: 'sets feature gates, which a CRD body cannot read' });
       else if (!mirror) skipped.push({ name, why: `no CRD body mirrors ${dir}` });
+      // the validator's answer there is not upstream's yet (an expected failure of test/validators)
+      else if ((fixture as { knownGap?: string }).knownGap) skipped.push({ name, why: `a known gap: ${(fixture as { knownGap?: string }).knownGap}` });
       else cases.push({ name, mirror, fixture });
     }
   }
@@ -207,6 +209,11 @@ export interface Attribution {
 }
 
 /** Attributes the built-in errors of a case (the CRD path accepted it) to the rules its CRD body leaves out. */
+/** Where a left-out rule reports: its path, or the object holding its list for itemsAtParent (runtime/schema/rules/itemsAtParent.ts). */
+function reportedAt(r: LeftOutRule): string {
+  return r.rule === 'itemsAtParent' ? r.path.slice(0, r.path.lastIndexOf('.')) || '.' : r.path;
+}
+
 export function attribute(c: MirrorCase, errors: readonly FieldError[]): Attribution {
   const m = c.mirror;
   const run = (v: CompiledValidator): Set<string> => new Set(
@@ -215,7 +222,7 @@ export function attribute(c: MirrorCase, errors: readonly FieldError[]): Attribu
   const rules = new Set<LeftOutRule>();
   const unexplained: FieldError[] = [];
   for (const e of errors) {
-    const candidates = m.record.leftOut.filter((r) => r.origin && covers(r.path, e.field));
+    const candidates = m.record.leftOut.filter((r) => r.origin && covers(reportedAt(r), e.field));
     // One rule at a time names the rule; all candidates together cover an error two left-out rules both report.
     const single = candidates.filter((r) => !run(validatorWithout(m, [r])).has(key(e)));
     if (single.length) single.forEach((r) => rules.add(r));

@@ -114,7 +114,9 @@ beforeAll(async () => {
     return established.length >= mirrors.size;
   }, 20_000);
   const namespaces = new Set<string>();
+  // a namespace no Namespace can be named (a fixture about namespace syntax) is left missing: the write is refused either way
   for (const c of cases) if (c.mirror.namespaced) namespaces.add(namespaceOf(c.fixture.old ?? c.fixture.object));
+  for (const ns of namespaces) if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) namespaces.delete(ns);
   for (const ns of namespaces) {
     const r = await server.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     expect([201, 409], `namespace ${ns}: ${r.text}`).toContain(r.status);

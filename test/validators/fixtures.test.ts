@@ -14,6 +14,7 @@ import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from '../../out/validators/feature-gates.ts';
 import type { CompiledValidator, FieldError } from '../../runtime/schema/types.ts';
 import { validateCRD, validateCRDUpdate } from '../../runtime/crd/validate-crd.ts';
+import * as crdObjectRules from '../../out/validators/customresourcedefinition.ts';
 
 const fixturesDir = join(import.meta.dirname, '..', 'fixtures', 'objects');
 
@@ -89,7 +90,7 @@ function run(dir: string, fixture: Fixture): FieldError[] {
   let v: Validate | undefined;
   if (fixture.shape) v = shapeValidator(fixture.shape, fixture.featureGates);
   else if (fixture.featureGates) v = Object.entries(validators).find(([shape]) => shape.toLowerCase() === dir)![1].createValidator(fixture.featureGates);
-  else if (dir === 'customresourcedefinition') v = { validate: (o) => validateCRD(o), validateUpdate: (o, old) => validateCRDUpdate(o, old) };
+  else if (dir === 'customresourcedefinition') v = { validate: (o) => validateCRD(o, { objectRules: crdObjectRules }), validateUpdate: (o, old) => validateCRDUpdate(o, old, { objectRules: crdObjectRules }) };
   else v = byModule.get(dir);
   expect(v, `no validator for ${dir}`).toBeDefined();
   return fixture.old === undefined ? v!.validate(fixture.object) : v!.validateUpdate(fixture.object, fixture.old);

@@ -71,7 +71,7 @@ describe('Store.update', () => {
     expect(r.created).toBe(true);
     expect((await t.configMaps.get('default', 'new')).data).toEqual({ x: '1' });
     const again = await t.configMaps.update('default', 'new', { updatedObject: (cur) => ({ ...(cur as Obj), data: { x: '2' } }) }, { allowCreate: true });
-    expect(again.created).toBe(false);
+    expect(again.created).toBeFalsy();
   });
 
   it('re-applies a patch when another writer got in between (one retry loop), and keeps a 409 for a patch that names a stale resourceVersion', async () => {
