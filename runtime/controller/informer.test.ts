@@ -1,5 +1,5 @@
 // The informer over a real Store on memory storage: its first state, the changes after it, a
-// relist after the watch ends (what changed meanwhile reported as changes), and the transform.
+// relist after the watch ends (what changed meanwhile reported as changes), and running without a cache.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meta, type Obj } from '../api/object.ts';
@@ -75,12 +75,20 @@ describe('Informer', () => {
     expect(seen.slice(0, 2).map(([type]) => type)).toEqual(['ADDED', 'ADDED']);
   });
 
-  it('keeps what the transform keeps, and hands the whole object to the handler', async () => {
-    await t.configMaps.create('default', cm('a', { big: 'x'.repeat(1000) }));
-    const handed: Obj[] = [];
-    informer = new Informer(t.configMaps, { transform: (o) => ({ metadata: { name: meta(o).name, namespace: meta(o).namespace } }), onChange: (_t, o) => handed.push(o) });
+  it('without a cache: each list through onSynced, live changes through onChange, nothing kept', async () => {
+    await t.configMaps.create('default', cm('a'));
+    const synced: string[][] = [];
+    const changes: [InformerEventType, string, boolean][] = [];
+    informer = new Informer(t.configMaps, {
+      cache: false,
+      onSynced: (objects) => synced.push(objects.map((o) => String(meta(o).name))),
+      onChange: (type, o, _old, relisted) => changes.push([type, String(meta(o).name), relisted]),
+    });
     await informer.start();
-    expect(informer.get('default/a')).toEqual({ metadata: { name: 'a', namespace: 'default' } });
-    expect(handed[0].data).toEqual({ big: 'x'.repeat(1000) });
+    await t.configMaps.create('default', cm('b'));
+    await until('the create', () => changes.length > 0);
+    expect(synced).toEqual([['a']]);
+    expect(changes).toEqual([['ADDED', 'b', false]]);
+    expect(informer.list()).toEqual([]);
   });
 });

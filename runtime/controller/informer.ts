@@ -30,8 +30,11 @@ export interface InformerOptions {
   onSynced?(objects: readonly Obj[]): void;
   /** Problems (the informer retries): default stderr. */
   log?: (message: string) => void;
-  /** What the cache keeps of each object (upstream's informer transform; default: the object): a controller that needs only metadata keeps only that. */
-  transform?(obj: Obj): Obj;
+  /**
+   * false: no cache (a controller that keeps its own state, as the garbage collector's graph): each
+   * (re)list reaches it through onSynced only, and changes seen live through onChange.
+   */
+  cache?: boolean;
   /** First pause before reopening an ended watch (default 500 ms). */
   restartDelayMs?: number;
 }
@@ -96,8 +99,10 @@ export class Informer {
           return;
         }
         const old = this.cache.get(key);
-        if (type === 'DELETED') this.cache.delete(key);
-        else this.cache.set(key, this.kept(object));
+        if (this.o.cache !== false) {
+          if (type === 'DELETED') this.cache.delete(key);
+          else this.cache.set(key, object);
+        }
         this.o.onChange?.(type, object, old, false);
       },
       error: (e) => this.log(`watch: ${e.message}`),
@@ -119,14 +124,11 @@ export class Informer {
     this.o.onSynced?.([...fresh.values()]);
   }
 
-  private kept(obj: Obj): Obj {
-    return this.o.transform ? this.o.transform(obj) : obj;
-  }
-
-  /** The cache becomes `fresh`; the differences are reported as changes. */
+  /** The cache becomes `fresh`; the differences are reported as changes (without a cache: onSynced alone says it). */
   private replace(fresh: Map<string, Obj>): void {
+    if (this.o.cache === false) return;
     const before = this.cache;
-    this.cache = new Map([...fresh].map(([key, obj]) => [key, this.kept(obj)]));
+    this.cache = fresh;
     for (const [key, old] of before) if (!fresh.has(key)) this.o.onChange?.('DELETED', old, old, true);
     for (const [key, obj] of fresh) {
       const old = before.get(key);

@@ -47,11 +47,8 @@ class ResourceMonitor {
         for (const o of objects) events.observe(key, o, apiVersion, kind);
         events.listed(key, new Set(objects.map((o) => String(metaOf(o).uid ?? ''))));
       },
-      // the graph holds what it needs; the cache keeps only what names an object
-      transform: (o) => {
-        const m = metaOf(o);
-        return { metadata: { uid: m.uid, name: m.name, namespace: m.namespace, resourceVersion: m.resourceVersion } };
-      },
+      // the graph is the collector's cache: a relist reaches it through onSynced (listed reports what went)
+      cache: false,
       log: (m) => events.log(`watch ${key}: ${m}`),
     });
   }
