@@ -14,7 +14,7 @@ import { generate } from '../generators/index.ts';
 import * as validators from '../out/validators/index.ts';
 import { definitions } from '../out/validators/definitions.ts';
 import { featureGateDefaults } from '../out/validators/feature-gates.ts';
-import { compileSchema } from '../runtime/schema/index.ts';
+import { compileSchemaCode } from '../runtime/schema/index.ts';
 import { builtinCelRuleEngine } from '../runtime/cel/index.ts';
 import type { Schema } from '../runtime/schema/types.ts';
 import { arg } from './cli-options.ts';
@@ -89,7 +89,7 @@ function structuralOnly(): Map<string, (o: unknown) => unknown> {
   };
   const defs = strip(definitions) as Record<string, Schema>;
   return new Map(Object.keys(validators).map((shape) => {
-    const c = compileSchema({ $ref: `#/components/schemas/${shape}` }, { definitions: defs });
+    const c = compileSchemaCode({ $ref: `#/components/schemas/${shape}` }, { definitions: defs });
     return [shape.toLowerCase(), (o: unknown) => c.validate(o)] as const;
   }));
 }
@@ -97,7 +97,7 @@ function structuralOnly(): Map<string, (o: unknown) => unknown> {
 /** The same kinds compiled at run time by the schema compiler (what out/validators did before they were generated ahead of time). */
 function runtimeCompiled(): Map<string, (o: unknown) => unknown> {
   return new Map(Object.entries(validators).map(([shape, v]) => {
-    const c = compileSchema({ $ref: `#/components/schemas/${shape}` }, {
+    const c = compileSchemaCode({ $ref: `#/components/schemas/${shape}` }, {
       definitions, resource: v.resourceContext, featureGates: featureGateDefaults, cel: builtinCelRuleEngine, celErrorValue: 'value',
     });
     return [shape.toLowerCase(), (o: unknown) => c.validate(o)] as const;
@@ -203,7 +203,7 @@ function firstValidation(): void {
   for (const [kind, obj] of firsts) {
     const m = modules.get(kind);
     if (!m) continue;
-    compileSchema({ $ref: `#/components/schemas/${shapes.get(kind)!}` }, {
+    compileSchemaCode({ $ref: `#/components/schemas/${shapes.get(kind)!}` }, {
       definitions, resource: m.resourceContext, featureGates: featureGateDefaults, cel: builtinCelRuleEngine, celErrorValue: 'value',
     }).validate(obj);
   }

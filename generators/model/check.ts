@@ -4,7 +4,7 @@ import type { Schema } from '../../runtime/schema/types.ts';
 import type { LoadedSpec } from './load.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
 import { checkRuleSpec } from '../rules.ts';
-import { compileSchema, SchemaCompileError } from '../../runtime/schema/index.ts';
+import { compileSchemaCode, SchemaCompileError } from '../../runtime/schema/index.ts';
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 
 type Path = Array<string | number>;
@@ -75,7 +75,7 @@ function compileEveryShape(spec: LoadedSpec): SpecProblem[] {
   // Fast path: one compile of a root naming every shape compiles each definition once.
   const all: Schema = { type: 'object', properties: Object.fromEntries([...model.shapes.keys()].map((n) => [n, { $ref: `#/components/schemas/${n}` }])) };
   try {
-    compileSchema(all, { definitions, featureGates, cel: builtinCelRuleEngine });
+    compileSchemaCode(all, { definitions, featureGates, cel: builtinCelRuleEngine });
     return [];
   } catch (err) {
     if (!(err instanceof SchemaCompileError)) throw err;
@@ -85,7 +85,7 @@ function compileEveryShape(spec: LoadedSpec): SpecProblem[] {
   const seen = new Set<string>();
   for (const name of model.shapes.keys()) {
     try {
-      compileSchema({ $ref: `#/components/schemas/${name}` }, { definitions, featureGates, cel: builtinCelRuleEngine });
+      compileSchemaCode({ $ref: `#/components/schemas/${name}` }, { definitions, featureGates, cel: builtinCelRuleEngine });
     } catch (err) {
       if (!(err instanceof SchemaCompileError)) throw err;
       const pointer = err.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));

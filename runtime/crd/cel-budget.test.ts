@@ -4,7 +4,7 @@
 // out (the schema type as the value) and runs no further rule. The built-in kinds have no budget.
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_CEL_COST_BUDGET } from '../cel/index.ts';
-import { compileSchema } from '../schema/compile.ts';
+import { compileSchemaToClosures } from '../schema/compile.ts';
 import type { FieldError, Schema } from '../schema/types.ts';
 import { compileSchemaRules } from './cel-rules.ts';
 import { crdRuleEngine } from './cel-engine.ts';
@@ -93,7 +93,7 @@ describe('one budget for every rule of one custom resource', () => {
 describe('no budget without one (the built-in kinds)', () => {
   // [what, errors of a list the CRD budget would refuse]
   const cases: [string, () => FieldError[]][] = [
-    ['the same schema compiled without celCostBudget', () => compileSchema(schema as Schema, { cel: crdRuleEngine }).validate({ spec: blob(MAX_ITEMS).spec })],
+    ['the same schema compiled without celCostBudget', () => compileSchemaToClosures(schema as Schema, { cel: crdRuleEngine }).validate({ spec: blob(MAX_ITEMS).spec })],
     ['a generated built-in validator (CSINode, 5,000 drivers)', () => validators.CSINode.validate({
       apiVersion: 'storage.cluster.io/v1', kind: 'CSINode', metadata: { name: 'node-1' },
       spec: { drivers: Array.from({ length: 5_000 }, (_, i) => ({ name: `driver-${i}.example.com`, nodeID: `node-${i}`, topologyKeys: ['topology.example.com/zone'] })) },

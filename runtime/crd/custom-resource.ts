@@ -2,7 +2,7 @@
 // resource. Built once per CRD version (see CustomResourceCache), never per request.
 import type { PrinterColumn } from '../api/printer-column.ts';
 import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
-import { compileSchema } from '../schema/compile.ts';
+import { compileSchemaToClosures } from '../schema/compile.ts';
 import type { CompiledValidator, FieldError, ResourceContext, Schema } from '../schema/types.ts';
 import { crdRuleEngine, markResourceRoot } from './cel-engine.ts';
 import { RUNTIME_CEL_COST_BUDGET } from '../cel/index.ts';
@@ -196,7 +196,7 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
 
   const schema: Schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-cluster-preserve-unknown-fields': true }) as Schema;
   markResourceRoot(schema);
-  const compiled: CompiledValidator = compileSchema(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type', celCostBudget: RUNTIME_CEL_COST_BUDGET });
+  const compiled: CompiledValidator = compileSchemaToClosures(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type', celCostBudget: RUNTIME_CEL_COST_BUDGET });
   const preserveAll = crd.spec.preserveUnknownFields === true;
 
   const selectableFields: SelectableField[] = (version.selectableFields ?? []).slice(0, 8).map((f) => {

@@ -3,7 +3,7 @@
 // schema invariants and completeness of apiserver/schema, and the defaults check. Every problem is
 // returned as an upstream-shaped field error whose path starts at the schema's own path inside the
 // CRD (`spec.versions[0].schema.openAPIV3Schema.properties[spec].type`).
-import { compileSchema, SchemaCompileError } from '../schema/compile.ts';
+import { compileSchemaToClosures, SchemaCompileError } from '../schema/compile.ts';
 import { compilePattern } from '../schema/pattern.ts';
 import { fieldErr, NIL_COLLECTION } from '../schema/errors.ts';
 import type { FieldError, Schema } from '../schema/types.ts';
@@ -395,15 +395,15 @@ function walkDefaults(s: Node, p: string, isResourceRoot: boolean, insideMeta: b
   }
 }
 
-function compileNode(s: Node): ReturnType<typeof compileSchema> | undefined {
+function compileNode(s: Node): ReturnType<typeof compileSchemaToClosures> | undefined {
   const { default: _d, ...rest } = s;
   try {
-    return compileSchema(rest as Schema, { cel: crdRuleEngine });
+    return compileSchemaToClosures(rest as Schema, { cel: crdRuleEngine });
   } catch (e) {
     if (!(e instanceof SchemaCompileError)) throw e;
   }
   try {
-    return compileSchema(stripValidations(rest) as Schema, {});
+    return compileSchemaToClosures(stripValidations(rest) as Schema, {});
   } catch {
     return undefined;
   }

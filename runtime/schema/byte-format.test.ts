@@ -2,7 +2,7 @@
 // never carries the value (bytes may be a Secret's), in both validator builders and the built-in kinds.
 import { describe, expect, it } from 'vitest';
 import { base64ErrorOffset } from './formats.ts';
-import { compileSchema as compileClosures } from './compile.ts';
+import { compileSchemaToClosures as compileClosures } from './compile.ts';
 import { compileSchemaCode } from './codegen.ts';
 import type { Schema } from './types.ts';
 import * as validators from '../../out/validators/index.ts';

@@ -5,7 +5,7 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { compileSchemaModule, compileSharedModule, sharedDefinitionNames } from './codegen-module.ts';
-import { compileSchema } from './index.ts';
+import { compileSchemaCode } from './index.ts';
 import { linkValidator, type ModuleValidation, type SharedModule } from './standalone.ts';
 import { A, type CompiledCelFast } from './cel-aot-runtime.ts';
 import type { CompileOptions, Schema } from './types.ts';
@@ -86,7 +86,7 @@ describe('compileSchemaModule agrees with the runtime compiler', () => {
   const gateSets: Record<string, boolean>[] = [{}, { MutableGated: true }];
   for (const gates of gateSets) {
     const standalone = linkValidator(validation, module.data, { ...options, featureGates: gates });
-    const runtime = compileSchema(root, { ...options, featureGates: gates });
+    const runtime = compileSchemaCode(root, { ...options, featureGates: gates });
     it.each(values)(`%s (gates ${JSON.stringify(gates)})`, (_name, object, old) => {
       const run = (v: typeof runtime): unknown => (old === undefined ? v.validate(clone(object)) : v.validateUpdate(clone(object), clone(old)));
       const got = run(standalone);
@@ -124,7 +124,7 @@ describe('compileSchemaModule agrees with the runtime compiler', () => {
     expect(kind.source).toMatch(/S\["Sized"\]/);
     expect(kind.source).not.toMatch(/maxTotalBytes|\/\/ Sized/);
     const v = linkValidator(moduleValidation(kind.source), kind.data, { ...options, shared });
-    const runtime = compileSchema(root, options);
+    const runtime = compileSchemaCode(root, options);
     for (const [, object, old] of values) {
       expect(old === undefined ? v.validate(clone(object)) : v.validateUpdate(clone(object), clone(old)))
         .toEqual(old === undefined ? runtime.validate(clone(object)) : runtime.validateUpdate(clone(object), clone(old)));

@@ -26,7 +26,7 @@ export interface SchemaModule {
 }
 
 /**
- * Compiles a schema into a module's source and data; throws SchemaCompileError as compileSchema does.
+ * Compiles a schema into a module's source and data; throws SchemaCompileError as compileSchemaCode does.
  * The definitions named in `shared` are not generated here: the source calls them through `S`, the
  * functions of the shared module (compileSharedModule of the same names).
  */

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { compileSchema, SchemaCompileError } from './compile.ts';
+import { compileSchemaToClosures, SchemaCompileError } from './compile.ts';
 import { compileSchemaCode, compileSchemaSource, type ValidatorFactory } from './codegen.ts';
 import type { CompileOptions, CompiledValidator, ResourceContext, Schema } from './types.ts';
 import { fakeCel, loadFixture } from './testutil.ts';
@@ -24,7 +24,7 @@ const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
 interface Pair { ref: CompiledValidator; gen: CompiledValidator }
 
 function both(schema: Schema, options: CompileOptions): Pair {
-  return { ref: compileSchema(schema, options), gen: compileSchemaCode(schema, options) };
+  return { ref: compileSchemaToClosures(schema, options), gen: compileSchemaCode(schema, options) };
 }
 
 /** Runs one object (and old) through both validators: validation, defaulting and pruning. */
@@ -194,7 +194,7 @@ describe('codegen = closures: compile.test.ts cases', () => {
     for (const [schema, defs] of malformed) {
       let ea: unknown;
       let eb: unknown;
-      try { compileSchema(schema, { definitions: defs }); } catch (e) { ea = e; }
+      try { compileSchemaToClosures(schema, { definitions: defs }); } catch (e) { ea = e; }
       try { compileSchemaCode(schema, { definitions: defs }); } catch (e) { eb = e; }
       expect(eb).toBeInstanceOf(SchemaCompileError);
       expect((eb as SchemaCompileError).message).toBe((ea as SchemaCompileError).message);
@@ -433,7 +433,7 @@ describe('compileSchemaSource', () => {
     const src = compileSchemaSource(schema, opts);
     expect(src.closures.map((c) => c.what)).toContain('metadata');
     const factory = new Function('K', 'R', 'H', src.source) as ValidatorFactory;
-    const p: Pair = { ref: compileSchema(schema, opts), gen: compileSchemaCode(schema, opts, factory) };
+    const p: Pair = { ref: compileSchemaToClosures(schema, opts), gen: compileSchemaCode(schema, opts, factory) };
     for (const [dir, , fx] of fixtures) if (dir === 'configmap') expectSame(p, fx.object, fx.old);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema, SchemaCompileError } from './compile.ts';
+import { compileSchemaToClosures, SchemaCompileError } from './compile.ts';
 import type { FieldError, ResourceContext, Schema } from './types.ts';
 import { fakeCel, loadFixture } from './testutil.ts';
 
@@ -14,7 +14,7 @@ interface Case {
 }
 
 function run(c: Case, schema: Schema, resource?: ResourceContext): FieldError[] {
-  const v = compileSchema(schema, { definitions: c.definitions, resource });
+  const v = compileSchemaToClosures(schema, { definitions: c.definitions, resource });
   return c.old === undefined ? v.validate(c.object) : v.validateUpdate(c.object, c.old);
 }
 
@@ -70,7 +70,7 @@ describe('CEL rules (x-cluster-validations)', () => {
       },
     },
   };
-  const v = compileSchema(schema, { cel });
+  const v = compileSchemaToClosures(schema, { cel });
 
   it('reports a failing rule at its fieldPath with the schema type as value', () => {
     expect(v.validate({ spec: { min: 3, max: 1, tag: '' } })).toEqual([
@@ -92,12 +92,12 @@ describe('CEL rules (x-cluster-validations)', () => {
     ]);
   });
   it('throws without an engine', () => {
-    expect(() => compileSchema(schema, {})).toThrow(SchemaCompileError);
+    expect(() => compileSchemaToClosures(schema, {})).toThrow(SchemaCompileError);
   });
   it('turns a CEL compile error into a SchemaCompileError with the rule path', () => {
     const bad: Schema = { type: 'object', properties: { a: { type: 'string', 'x-cluster-validations': [{ rule: 'nope(' }] } } };
     try {
-      compileSchema(bad, { cel });
+      compileSchemaToClosures(bad, { cel });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(SchemaCompileError);
@@ -119,7 +119,7 @@ describe('malformed schemas', () => {
     it(name, () => {
       let err: unknown;
       try {
-        compileSchema(schema, { definitions: defs });
+        compileSchemaToClosures(schema, { definitions: defs });
       } catch (e) {
         err = e;
       }
@@ -145,7 +145,7 @@ describe('applyDefaults', () => {
       },
     },
   };
-  const v = compileSchema(schema, {});
+  const v = compileSchemaToClosures(schema, {});
   it('fills absent fields, recursing into existing and defaulted objects only', () => {
     const obj = { spec: { list: [{}, { p: 'UDP' }], nul: null } };
     v.applyDefaults(obj);
@@ -174,7 +174,7 @@ describe('prune', () => {
       },
     },
   };
-  const v = compileSchema(schema, { resource: RESOURCE });
+  const v = compileSchemaToClosures(schema, { resource: RESOURCE });
   it('drops unknown fields and reports their paths', () => {
     const obj = {
       apiVersion: 'v1', kind: 'X', metadata: { name: 'a', labels: { x: 'y' } }, extra: 1,

@@ -34,7 +34,7 @@ const TYPE_PRED: Record<string, (v: unknown) => boolean> = {
   boolean: (v) => typeof v === 'boolean',
 };
 
-export function compileSchema(schema: Schema, options: CompileOptions = {}): CompiledValidator {
+export function compileSchemaToClosures(schema: Schema, options: CompileOptions = {}): CompiledValidator {
   const tree = compileTree(schema, options);
   const slots: Slot[] = tree.nodes.map(() => ({ validate: NOOP }));
   for (const n of tree.nodes) slots[n.id].validate = nodeValidator(n, tree, slots);

@@ -1,7 +1,8 @@
 export * from './types.ts';
-// compileSchema is the code-generating builder (codegen.ts, fast to run); compile.ts builds closures from
-// the same schema tree (schema-tree.ts), cheap to build, for CRD schemas.
-export { compileSchemaCode as compileSchema, compileSchemaSource } from './codegen.ts';
+// Two compilers of one schema tree (schema-tree.ts), named for what they build: compileSchemaCode
+// generates JavaScript (codegen.ts; fast to run, the built-in kinds), compileSchemaToClosures
+// (compile.ts) builds closures (cheap to build: CRD schemas at run time).
+export { compileSchemaCode, compileSchemaSource } from './codegen.ts';
 export type { CompiledSource, ClosureRef, RootFn, ValidatorFactory } from './codegen.ts';
 export { SchemaCompileError } from './compile-error.ts';
 export { H as codegenHelpers } from './codegen-runtime.ts';

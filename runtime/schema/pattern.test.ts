@@ -2,7 +2,7 @@
 // on patterns a backtracking engine takes exponential time on, in both validator builders.
 import { describe, expect, it } from 'vitest';
 import { compilePattern } from './pattern.ts';
-import { compileSchema as compileClosures } from './compile.ts';
+import { compileSchemaToClosures as compileClosures } from './compile.ts';
 import { compileSchemaCode } from './codegen.ts';
 import { SchemaCompileError } from './compile-error.ts';
 import type { Schema } from './types.ts';

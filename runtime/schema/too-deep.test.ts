@@ -2,7 +2,7 @@
 // the value enters the schema's recursion, for the closure compiler and the generated validators.
 import { describe, expect, it } from 'vitest';
 import { MAX_RECURSIVE_NESTING, nestedDeeperThan, schemaRecurses, tooDeepField } from './too-deep.ts';
-import { compileSchema } from './compile.ts';
+import { compileSchemaToClosures } from './compile.ts';
 import { TOO_DEEP } from './run.ts';
 import type { Schema } from './types.ts';
 import * as crdValidator from '../../out/validators/customresourcedefinition.ts';
@@ -79,7 +79,7 @@ describe('tooDeepField: where the value enters the recursion on its deepest path
 });
 
 describe('the closure compiler: a value nested beyond the limit of a schema that contains itself', () => {
-  const v = compileSchema(ROOT, { definitions: DEFS });
+  const v = compileSchemaToClosures(ROOT, { definitions: DEFS });
   const cases: { name: string; value: unknown; want: string[] }[] = [
     { name: 'within the limit: validated as usual', value: doc({ ...nestProps(400), type: 5 }), want: ['versions[1].schema.type'] },
     { name: 'beyond it: one error at the recursion', value: doc(nestProps(MAX_RECURSIVE_NESTING)), want: ['versions[1].schema'] },
@@ -96,7 +96,7 @@ describe('the closure compiler: a value nested beyond the limit of a schema that
   }
 
   it('a schema without recursion has no limit: its own depth bounds the walk', () => {
-    const flat = compileSchema({ type: 'object', properties: { a: { type: 'object', 'x-cluster-preserve-unknown-fields': true } } });
+    const flat = compileSchemaToClosures({ type: 'object', properties: { a: { type: 'object', 'x-cluster-preserve-unknown-fields': true } } });
     expect(flat.validate({ a: nestRaw(5000) })).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { definitions } from '../../out/validators/definitions.ts';
 import { featureGateDefaults } from '../../out/validators/feature-gates.ts';
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { buildCustomResourceVersion, type CustomResourceDefinition, type CustomResourceVersion } from '../../runtime/crd/index.ts';
-import { compileSchema } from '../../runtime/schema/index.ts';
+import { compileSchemaCode } from '../../runtime/schema/index.ts';
 import type { CompiledValidator, FieldError, ResourceContext, Schema } from '../../runtime/schema/types.ts';
 import type { LeftOutRecord, LeftOutRule } from '../../generators/crds/generator.ts';
 
@@ -193,7 +193,7 @@ function validatorWithout(m: Mirror, rules: readonly LeftOutRule[]): CompiledVal
   const id = `${m.kind}:${rules.map((r) => m.record.leftOut.indexOf(r)).join(',')}`;
   let v = ablated.get(id);
   if (!v) {
-    v = compileSchema({ $ref: `#/components/schemas/${m.kind}` }, {
+    v = compileSchemaCode({ $ref: `#/components/schemas/${m.kind}` }, {
       definitions: ablate(rules), resource: m.builtin.resourceContext, featureGates: featureGateDefaults, cel: builtinCelRuleEngine, celErrorValue: 'value',
     });
     ablated.set(id, v);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import * as validators from '../../out/validators/index.ts';
 import { definitions } from '../../out/validators/definitions.ts';
-import { compileSchema } from '../../runtime/schema/index.ts';
+import { compileSchemaCode } from '../../runtime/schema/index.ts';
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import { featureGateDefaults } from '../../out/validators/feature-gates.ts';
 import type { CompiledValidator, FieldError } from '../../runtime/schema/types.ts';
@@ -48,7 +48,7 @@ function shapeValidator(shape: string, gates: Record<string, boolean> = {}): Com
   const key = `${shape}${JSON.stringify(gates)}`;
   let v = shapeValidators.get(key);
   if (!v) {
-    v = compileSchema({ $ref: `#/components/schemas/${shape}` }, { definitions, featureGates: { ...featureGateDefaults, ...gates }, cel: builtinCelRuleEngine, celErrorValue: 'value' });
+    v = compileSchemaCode({ $ref: `#/components/schemas/${shape}` }, { definitions, featureGates: { ...featureGateDefaults, ...gates }, cel: builtinCelRuleEngine, celErrorValue: 'value' });
     shapeValidators.set(key, v);
   }
   return v;

@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import * as validators from '../../out/validators/index.ts';
 import { definitions } from '../../out/validators/definitions.ts';
 import { featureGateDefaults } from '../../out/validators/feature-gates.ts';
-import { compileSchema } from '../../runtime/schema/index.ts';
+import { compileSchemaCode } from '../../runtime/schema/index.ts';
 import { builtinCelRuleEngine } from '../../runtime/cel/index.ts';
 import type { CompiledValidator, FieldError } from '../../runtime/schema/types.ts';
 import { linkValidator } from '../../runtime/schema/standalone.ts';
@@ -44,7 +44,7 @@ function runtimeValidator(dir: string, gates: Record<string, boolean> = {}): Com
   let v = runtimeCompiled.get(key);
   if (!v) {
     const rc = modules.get(dir)!.resourceContext;
-    v = compileSchema({ $ref: `#/components/schemas/${shapeOf.get(dir)!}` }, {
+    v = compileSchemaCode({ $ref: `#/components/schemas/${shapeOf.get(dir)!}` }, {
       definitions, resource: rc, featureGates: { ...featureGateDefaults, ...gates }, cel: builtinCelRuleEngine, celErrorValue: 'value',
     });
     runtimeCompiled.set(key, v);

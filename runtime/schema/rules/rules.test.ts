@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../compile.ts';
+import { compileSchemaToClosures } from '../compile.ts';
 import type { FieldError, Schema } from '../types.ts';
 import { loadFixture } from '../testutil.ts';
 import { RULES } from './index.ts';
@@ -24,7 +24,7 @@ describe('every rule kind has a valid and an invalid example', () => {
 
 for (const [kind, f] of Object.entries(fixtures)) {
   describe(kind, () => {
-    const v = compileSchema(f.schema, { featureGates: f.featureGates });
+    const v = compileSchemaToClosures(f.schema, { featureGates: f.featureGates });
     for (const c of f.cases) {
       it(c.name, () => {
         const got = c.old === undefined ? v.validate(c.object) : v.validateUpdate(c.object, c.old);
