@@ -67,7 +67,8 @@ describe.skipIf(skip !== undefined)('three replicas on one etcd', () => {
     pki = makePKI();
     wh = await startWebhookServer(pki);
     wh.handlers.set('/deny', (rv, _req, res) => reply(res, rv, { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'denied by the replicated webhook' } }));
-  }, 60_000);
+    // three server processes and an etcd member start at once: about 10 s alone, past 60 s once beside the rest of the suite on two cores
+  }, 120_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
     await wh?.close();
