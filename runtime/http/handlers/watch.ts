@@ -1,9 +1,8 @@
 // WATCH of a collection (or of one object by the legacy /watch/.../{name} path): a chunked stream
 // of events in the negotiated shape, ended cleanly on timeout and on server shutdown.
 
-import type { Obj } from '../../api/object.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { metaOf } from '../../api/object.ts';
+import { metaOf, type Obj } from '../../api/object.ts';
 import type { WatchEventType, WatchStream } from '../../registry/store-types.ts';
 import { onServerShutdown } from '../lifecycle.ts';
 import { negotiateResource } from '../negotiation.ts';

@@ -1,8 +1,7 @@
 // CREATE: the pure steps (rest/create.ts), admission, then storage; a generated name that is taken
 // is generated again (upstream tries a few times, then answers AlreadyExists).
 
-import { meta, type Obj } from '../../api/object.ts';
-import { generateName } from '../../api/object.ts';
+import { generateName, meta, type Obj } from '../../api/object.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { beforeCreate } from '../rest/create.ts';
 import type { WriteOptions, WriteResult } from '../store-types.ts';
