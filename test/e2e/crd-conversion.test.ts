@@ -90,6 +90,17 @@ describe('CRD conversion webhook (memory)', () => {
   let hook: WebhookServer;
   let mode: Mode = 'ok';
   const reviews = (): SeenRequest[] => hook.seen.filter((r) => r.path === '/convert');
+  /**
+   * The object names of each review to v2 sent after the first `from`: the garbage collector's informer
+   * converts too (to the version it watches, and again on a relist), so a test's own reviews are told
+   * apart by what they ask for and carry rather than by their count.
+   */
+  const reviewedNames = (from: number): string[][] =>
+    reviews()
+      .slice(from)
+      .map((r) => r.review.request as { desiredAPIVersion: string; objects: Obj[] })
+      .filter((req) => req.desiredAPIVersion === `${GROUP}/v2`)
+      .map((req) => req.objects.map((o) => String((o.metadata as Obj).name)));
   const lastRequest = (): { uid: string; desiredAPIVersion: string; objects: Obj[] } => {
     const all = reviews();
     return all[all.length - 1].review.request as { uid: string; desiredAPIVersion: string; objects: Obj[] };
@@ -233,8 +244,8 @@ describe('CRD conversion webhook (memory)', () => {
       ['c', { host: 'mq.local', port: 5672 }],
     ]);
     // only the objects still stored at v1 were sent
-    expect(reviews().length).toBe(before + 1);
-    expect(lastRequest().objects.map((o) => (o.metadata as Obj).name)).toEqual(['a', 'b']);
+    expect(reviewedNames(before)).toContainEqual(['a', 'b']);
+    expect(reviewedNames(before).flat()).not.toContain('c');
 
     const l1 = await s.get(V1);
     expect(l1.json.items.map((i: Obj) => i.spec)).toEqual([{ hostPort: 'db.local:6543' }, { hostPort: 'cache.local:6379' }, { hostPort: 'mq.local:5672' }]);
@@ -248,7 +259,7 @@ describe('CRD conversion webhook (memory)', () => {
     expect(Number(u.json.metadata.resourceVersion)).toBeGreaterThan(Number(cur.metadata.resourceVersion));
     const before = reviews().length;
     expect((await s.get(`${V2}/a`)).json.spec).toEqual({ host: 'db.local', port: 6543 });
-    expect(reviews().length).toBe(before); // now stored at v2
+    expect(reviewedNames(before).flat()).not.toContain('a'); // now stored at v2
   });
 
   describe('bad webhook answers give upstream errors', () => {
