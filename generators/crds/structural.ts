@@ -86,6 +86,8 @@ export function structuralSchema(model: Model, rootShape: string, nameSyntax: Na
       else if (key === 'not') out.not = inline(value as Schema, path, stack, at('not'));
       else (out as Record<string, unknown>)[key] = value;
     }
+    // checkedByList: the values a write may hold depend on the old list (its list rule is left out), so no enum fixes them
+    if ((node['x-cluster-rules'] ?? []).some((r) => r.rule === 'checkedByList')) delete out.enum;
     if (out.properties && out.additionalProperties !== undefined) {
       // A structural schema takes one of the two: keep the map, list what the named properties checked.
       for (const [name, prop] of Object.entries(out.properties)) {

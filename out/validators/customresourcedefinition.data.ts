@@ -452,7 +452,13 @@ export const data = JSON.parse(String.raw`{
       "Namespaced"
      ],
      "description": "Whether the custom resource is cluster-scoped or namespaced: Cluster or Namespaced. Frozen once the definition is Established.",
-     "x-cluster-source": "doc2 2.6"
+     "x-cluster-source": "doc2 2.6",
+     "x-cluster-rules": [
+      {
+       "rule": "requiredEnum",
+       "source": "upstream"
+      }
+     ]
     },
     "versions": {
      "type": "array",
@@ -1789,6 +1795,16 @@ export const data = JSON.parse(String.raw`{
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/CustomResourceDefinitionSpec/properties/preserveUnknownFields"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "requiredEnum",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/CustomResourceDefinitionSpec/properties/scope"
    }
   },
   {

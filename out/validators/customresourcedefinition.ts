@@ -81,6 +81,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const r44 = R[44];
   const r45 = R[45];
   const r46 = R[46];
+  const r47 = R[47];
   const s3 = S['ObjectMeta']!;
   const k14 = ': supported values: "None", "Webhook"';
   const sf24 = H.stringFormat('byte')!;
@@ -93,7 +94,6 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const ok68 = H.fastSyntax['dns1035Label']!;
   const ok73 = H.fastSyntax['dns1035Label']!;
   const ok76 = H.fastSyntax['dns1035Label']!;
-  const k80 = ': supported values: "Cluster", "Namespaced"';
   const nf101 = H.numberFormat('int32')!;
   const k102 = 'int32';
   const ok113 = H.fastSyntax['dns1035Label']!;
@@ -115,19 +115,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const k224 =
     ': supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"';
   const k226 = ['rule'];
-  const ok266 = H.fastSyntax['dns1035Label']!;
-  const ok273 = H.fastSyntax['dns1035Label']!;
-  const ok278 = H.fastSyntax['dns1035Label']!;
-  const ok281 = H.fastSyntax['dns1035Label']!;
-  const sf287 = H.stringFormat('date-time')!;
-  const k288 = 'date-time';
-  const nf291 = H.numberFormat('int64')!;
-  const k292 = 'int64';
-  const k295 = ': supported values: "True", "False", "Unknown"';
-  const k297 = ': supported values: "Established", "NamesAccepted", "Terminating"';
-  const k298 = ['type'];
-  const nf300 = H.numberFormat('int64')!;
-  const k301 = 'int64';
+  const ok267 = H.fastSyntax['dns1035Label']!;
+  const ok274 = H.fastSyntax['dns1035Label']!;
+  const ok279 = H.fastSyntax['dns1035Label']!;
+  const ok282 = H.fastSyntax['dns1035Label']!;
+  const sf288 = H.stringFormat('date-time')!;
+  const k289 = 'date-time';
+  const nf292 = H.numberFormat('int64')!;
+  const k293 = 'int64';
+  const k296 = ': supported values: "True", "False", "Unknown"';
+  const k298 = ': supported values: "Established", "NamesAccepted", "Terminating"';
+  const k299 = ['type'];
+  const nf301 = H.numberFormat('int64')!;
+  const k302 = 'int64';
   function f77(x: any, o: any, c: ValidationContext, d: number): void {
     // JSONSchemaProps
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -150,7 +150,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               if (!(typeof y195 === 'string')) H.typeErr(c, c.pathAt(d + 1), y195, 'string');
               else {
                 c.len = d + 1;
-                r31(y195, ov196, c);
+                r32(y195, ov196, c);
               }
             }
             break;
@@ -259,7 +259,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               if (!(typeof y197 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y197, 'boolean');
               else {
                 c.len = d + 1;
-                r32(y197, ov198, c);
+                r33(y197, ov198, c);
               }
             }
             break;
@@ -517,7 +517,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             if (!(typeof y219 === 'string')) H.typeErr(c, c.pathAt(d + 3), y219, 'string');
                             else {
                               c.len = d + 3;
-                              r33(y219, ov220, c);
+                              r34(y219, ov220, c);
                             }
                           }
                           break;
@@ -631,7 +631,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             if (!(typeof y94 === 'string')) H.typeErr(c, c.pathAt(d + 3), y94, 'string');
                             else {
                               c.len = d + 3;
-                              r23(y94, ov95, c);
+                              r24(y94, ov95, c);
                             }
                           }
                           break;
@@ -645,10 +645,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             else {
                               if (!H.surelyNonEmpty(y96)) {
                                 c.len = d + 3;
-                                r24(y96, ov97, c);
+                                r25(y96, ov97, c);
                               }
                               c.len = d + 3;
-                              r25(y96, ov97, c);
+                              r26(y96, ov97, c);
                             }
                           } else if (k92 === 'priority') {
                             const y100: any = y90[k92];
@@ -669,7 +669,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             else {
                               if (!H.surelyNonEmpty(y98)) {
                                 c.len = d + 3;
-                                r26(y98, ov99, c);
+                                r27(y98, ov99, c);
                               }
                             }
                           } else if (k92 === 'type') {
@@ -681,10 +681,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             else {
                               if (!H.surelyNonEmpty(y103)) {
                                 c.len = d + 3;
-                                r27(y103, ov104, c);
+                                r28(y103, ov104, c);
                               }
                               c.len = d + 3;
-                              r28(y103, ov104, c);
+                              r29(y103, ov104, c);
                             }
                           }
                           break;
@@ -695,21 +695,21 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       c.kinds[d + 2] = 0;
                       const ov105: any = undefined;
                       c.len = d + 3;
-                      r24(undefined, ov105, c);
+                      r25(undefined, ov105, c);
                     }
                     if (!hop.call(y90, 'name')) {
                       c.segs[d + 2] = 'name';
                       c.kinds[d + 2] = 0;
                       const ov106: any = undefined;
                       c.len = d + 3;
-                      r26(undefined, ov106, c);
+                      r27(undefined, ov106, c);
                     }
                     if (!hop.call(y90, 'type')) {
                       c.segs[d + 2] = 'type';
                       c.kinds[d + 2] = 0;
                       const ov107: any = undefined;
                       c.len = d + 3;
-                      r27(undefined, ov107, c);
+                      r28(undefined, ov107, c);
                     }
                   }
                 }
@@ -732,7 +732,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               else {
                 if (y109.length > 256 && H.runeCount(y109) > 256) H.maxLen(c, c.pathAt(d + 1), 256);
                 c.len = d + 1;
-                r29(y109, ov110, c);
+                r30(y109, ov110, c);
               }
             }
             break;
@@ -746,7 +746,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               else {
                 if (typeof y111 !== 'string' || !ok113(y111)) {
                   c.len = d + 1;
-                  r30(y111, ov112, c);
+                  r31(y111, ov112, c);
                 }
               }
             }
@@ -790,7 +790,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                           else {
                             if (!H.surelyNonEmpty(y233)) {
                               c.len = d + 3;
-                              r34(y233, ov234, c);
+                              r35(y233, ov234, c);
                             }
                           }
                           break;
@@ -802,14 +802,14 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       c.kinds[d + 2] = 0;
                       const ov235: any = undefined;
                       c.len = d + 3;
-                      r34(undefined, ov235, c);
+                      r35(undefined, ov235, c);
                     }
                   }
                 }
                 if (y227.length > 8) H.tooMany(c, c.pathAt(d + 1), y227.length, 8);
                 if (!H.fewerThanTwo(y227)) {
                   c.len = d + 1;
-                  r35(y227, ov228, c);
+                  r36(y227, ov228, c);
                 }
               }
             }
@@ -851,7 +851,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               if (!(typeof y246 === 'string')) H.typeErr(c, c.pathAt(d + 3), y246, 'string');
                               else {
                                 c.len = d + 3;
-                                r36(y246, ov247, c);
+                                r37(y246, ov247, c);
                               }
                               break;
                             }
@@ -864,10 +864,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               else {
                                 if (!H.surelyNonEmpty(y248)) {
                                   c.len = d + 3;
-                                  r37(y248, ov249, c);
+                                  r38(y248, ov249, c);
                                 }
                                 c.len = d + 3;
-                                r38(y248, ov249, c);
+                                r39(y248, ov249, c);
                               }
                               break;
                             }
@@ -880,10 +880,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               else {
                                 if (!H.surelyNonEmpty(y250)) {
                                   c.len = d + 3;
-                                  r39(y250, ov251, c);
+                                  r40(y250, ov251, c);
                                 }
                                 c.len = d + 3;
-                                r40(y250, ov251, c);
+                                r41(y250, ov251, c);
                               }
                               break;
                             }
@@ -913,7 +913,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'served')) H.required(c, H.pj(c.pathAt(d), 'served'));
       if (!hop.call(x, 'storage')) H.required(c, H.pj(c.pathAt(d), 'storage'));
       c.len = d;
-      r41(x, o, c);
+      r42(x, o, c);
     }
   }
   function f35(x: any, o: any, c: ValidationContext, d: number): void {
@@ -1287,9 +1287,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               }
             } else if (k8 === 'scope') {
               const y79: any = x[k8];
-              if (!(typeof y79 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'scope'), y79, 'string');
+              const ov80: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              c.segs[d] = 'scope';
+              c.kinds[d] = 0;
+              if (!(typeof y79 === 'string')) H.typeErr(c, c.pathAt(d + 1), y79, 'string');
               else {
-                if (!(y79 === 'Cluster' || y79 === 'Namespaced')) H.enumErr(c, H.pj(c.pathAt(d), 'scope'), y79, k80);
+                c.len = d + 1;
+                r23(y79, ov80, c);
               }
             }
             break;
@@ -1322,17 +1326,16 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
                 if (!H.fewerThanTwo(y81)) {
                   c.len = d + 1;
-                  r42(y81, ov82, c);
+                  r43(y81, ov82, c);
                 }
                 c.len = d + 1;
-                r43(y81, ov82, c);
+                r44(y81, ov82, c);
               }
             }
             break;
         }
       }
       if (!hop.call(x, 'names')) H.required(c, H.pj(c.pathAt(d), 'names'));
-      if (!hop.call(x, 'scope')) H.required(c, H.pj(c.pathAt(d), 'scope'));
       if (!hop.call(x, 'versions')) H.required(c, H.pj(c.pathAt(d), 'versions'));
       if (!hop.call(x, 'group')) {
         c.segs[d] = 'group';
@@ -1345,8 +1348,15 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
         c.len = d + 1;
         r12(undefined, ov253, c);
       }
+      if (!hop.call(x, 'scope')) {
+        c.segs[d] = 'scope';
+        c.kinds[d] = 0;
+        const ov254: any = o !== undefined && H.isObject(o) && hop.call(o, 'scope') ? o['scope'] : undefined;
+        c.len = d + 1;
+        r23(undefined, ov254, c);
+      }
       c.len = d;
-      r44(x, o, c);
+      r45(x, o, c);
     }
   }
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
@@ -1384,66 +1394,66 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
           case 6:
             if (k1 === 'status') {
-              const y254: any = x[k1];
-              const ov255: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y255: any = x[k1];
+              const ov256: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y254 === 'object' && y254 !== null && !Array.isArray(y254)))
-                H.typeErr(c, c.pathAt(d + 1), y254, 'object');
+              if (!(typeof y255 === 'object' && y255 !== null && !Array.isArray(y255)))
+                H.typeErr(c, c.pathAt(d + 1), y255, 'object');
               else {
-                const oo256: any = ov255 !== undefined && H.isObject(ov255) ? ov255 : undefined;
-                for (const k257 in y254) {
-                  switch (k257) {
+                const oo257: any = ov256 !== undefined && H.isObject(ov256) ? ov256 : undefined;
+                for (const k258 in y255) {
+                  switch (k258) {
                     case 'acceptedNames': {
-                      const y258: any = y254[k257];
-                      const ov259: any = oo256 !== undefined && hop.call(oo256, k257) ? oo256[k257] : undefined;
+                      const y259: any = y255[k258];
+                      const ov260: any = oo257 !== undefined && hop.call(oo257, k258) ? oo257[k258] : undefined;
                       c.segs[d + 1] = 'acceptedNames';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y258 === 'object' && y258 !== null && !Array.isArray(y258)))
-                        H.typeErr(c, c.pathAt(d + 2), y258, 'object');
+                      if (!(typeof y259 === 'object' && y259 !== null && !Array.isArray(y259)))
+                        H.typeErr(c, c.pathAt(d + 2), y259, 'object');
                       else {
-                        const oo260: any = ov259 !== undefined && H.isObject(ov259) ? ov259 : undefined;
-                        for (const k261 in y258) {
-                          switch (k261.length) {
+                        const oo261: any = ov260 !== undefined && H.isObject(ov260) ? ov260 : undefined;
+                        for (const k262 in y259) {
+                          switch (k262.length) {
                             case 10:
-                              if (k261 === 'categories') {
-                                const y262: any = y258[k261];
-                                const ov263: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              if (k262 === 'categories') {
+                                const y263: any = y259[k262];
+                                const ov264: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'categories';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y262)) H.typeErr(c, c.pathAt(d + 3), y262, 'array');
+                                if (!Array.isArray(y263)) H.typeErr(c, c.pathAt(d + 3), y263, 'array');
                                 else {
-                                  for (let i264 = 0; i264 < y262.length; i264++) {
-                                    const y265: any = y262[i264];
-                                    c.segs[d + 3] = i264;
+                                  for (let i265 = 0; i265 < y263.length; i265++) {
+                                    const y266: any = y263[i265];
+                                    c.segs[d + 3] = i265;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y265 === 'string')) H.typeErr(c, c.pathAt(d + 4), y265, 'string');
+                                    if (!(typeof y266 === 'string')) H.typeErr(c, c.pathAt(d + 4), y266, 'string');
                                     else {
-                                      if (typeof y265 !== 'string' || !ok266(y265)) {
+                                      if (typeof y266 !== 'string' || !ok267(y266)) {
                                         c.len = d + 4;
-                                        r15(y265, undefined, c);
+                                        r15(y266, undefined, c);
                                       }
                                     }
                                   }
                                 }
-                              } else if (k261 === 'shortNames') {
-                                const y274: any = y258[k261];
-                                const ov275: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              } else if (k262 === 'shortNames') {
+                                const y275: any = y259[k262];
+                                const ov276: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'shortNames';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y274)) H.typeErr(c, c.pathAt(d + 3), y274, 'array');
+                                if (!Array.isArray(y275)) H.typeErr(c, c.pathAt(d + 3), y275, 'array');
                                 else {
-                                  for (let i276 = 0; i276 < y274.length; i276++) {
-                                    const y277: any = y274[i276];
-                                    c.segs[d + 3] = i276;
+                                  for (let i277 = 0; i277 < y275.length; i277++) {
+                                    const y278: any = y275[i277];
+                                    c.segs[d + 3] = i277;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y277 === 'string')) H.typeErr(c, c.pathAt(d + 4), y277, 'string');
+                                    if (!(typeof y278 === 'string')) H.typeErr(c, c.pathAt(d + 4), y278, 'string');
                                     else {
-                                      if (typeof y277 !== 'string' || !ok278(y277)) {
+                                      if (typeof y278 !== 'string' || !ok279(y278)) {
                                         c.len = d + 4;
-                                        r19(y277, undefined, c);
+                                        r19(y278, undefined, c);
                                       }
                                     }
                                   }
@@ -1451,218 +1461,218 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               }
                               break;
                             case 4:
-                              if (k261 === 'kind') {
-                                const y267: any = y258[k261];
-                                const ov268: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              if (k262 === 'kind') {
+                                const y268: any = y259[k262];
+                                const ov269: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'kind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y267 === 'string')) H.typeErr(c, c.pathAt(d + 3), y267, 'string');
+                                if (!(typeof y268 === 'string')) H.typeErr(c, c.pathAt(d + 3), y268, 'string');
                                 else {
                                   c.len = d + 3;
-                                  r16(y267, ov268, c);
+                                  r16(y268, ov269, c);
                                 }
                               }
                               break;
                             case 8:
-                              if (k261 === 'listKind') {
-                                const y269: any = y258[k261];
-                                const ov270: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              if (k262 === 'listKind') {
+                                const y270: any = y259[k262];
+                                const ov271: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'listKind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y269 === 'string')) H.typeErr(c, c.pathAt(d + 3), y269, 'string');
+                                if (!(typeof y270 === 'string')) H.typeErr(c, c.pathAt(d + 3), y270, 'string');
                                 else {
                                   c.len = d + 3;
-                                  r17(y269, ov270, c);
+                                  r17(y270, ov271, c);
                                 }
-                              } else if (k261 === 'singular') {
-                                const y279: any = y258[k261];
-                                const ov280: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              } else if (k262 === 'singular') {
+                                const y280: any = y259[k262];
+                                const ov281: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'singular';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y279 === 'string')) H.typeErr(c, c.pathAt(d + 3), y279, 'string');
+                                if (!(typeof y280 === 'string')) H.typeErr(c, c.pathAt(d + 3), y280, 'string');
                                 else {
-                                  if (typeof y279 !== 'string' || !ok281(y279)) {
+                                  if (typeof y280 !== 'string' || !ok282(y280)) {
                                     c.len = d + 3;
-                                    r20(y279, ov280, c);
+                                    r20(y280, ov281, c);
                                   }
                                 }
                               }
                               break;
                             case 6:
-                              if (k261 === 'plural') {
-                                const y271: any = y258[k261];
-                                const ov272: any =
-                                  oo260 !== undefined && hop.call(oo260, k261) ? oo260[k261] : undefined;
+                              if (k262 === 'plural') {
+                                const y272: any = y259[k262];
+                                const ov273: any =
+                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
                                 c.segs[d + 2] = 'plural';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y271 === 'string')) H.typeErr(c, c.pathAt(d + 3), y271, 'string');
+                                if (!(typeof y272 === 'string')) H.typeErr(c, c.pathAt(d + 3), y272, 'string');
                                 else {
-                                  if (typeof y271 !== 'string' || !ok273(y271)) {
+                                  if (typeof y272 !== 'string' || !ok274(y272)) {
                                     c.len = d + 3;
-                                    r18(y271, ov272, c);
+                                    r18(y272, ov273, c);
                                   }
                                 }
                               }
                               break;
                           }
                         }
-                        if (!hop.call(y258, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
-                        if (!hop.call(y258, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
+                        if (!hop.call(y259, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
+                        if (!hop.call(y259, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
                         c.len = d + 2;
-                        r21(y258, ov259, c);
+                        r21(y259, ov260, c);
                       }
                       break;
                     }
                     case 'conditions': {
-                      const y282: any = y254[k257];
-                      if (!Array.isArray(y282)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y282, 'array');
+                      const y283: any = y255[k258];
+                      if (!Array.isArray(y283)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y283, 'array');
                       else {
-                        for (let i283 = 0; i283 < y282.length; i283++) {
-                          const y284: any = y282[i283];
-                          if (!(typeof y284 === 'object' && y284 !== null && !Array.isArray(y284)))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), y284, 'object');
+                        for (let i284 = 0; i284 < y283.length; i284++) {
+                          const y285: any = y283[i284];
+                          if (!(typeof y285 === 'object' && y285 !== null && !Array.isArray(y285)))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), y285, 'object');
                           else {
-                            for (const k285 in y284) {
-                              switch (k285.length) {
+                            for (const k286 in y285) {
+                              switch (k286.length) {
                                 case 18:
-                                  if (k285 === 'lastTransitionTime') {
-                                    const y286: any = y284[k285];
-                                    if (!(typeof y286 === 'string'))
+                                  if (k286 === 'lastTransitionTime') {
+                                    const y287: any = y285[k286];
+                                    if (!(typeof y287 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'lastTransitionTime'),
-                                        y286,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'lastTransitionTime'),
+                                        y287,
                                         'string',
                                       );
                                     else {
-                                      if (!sf287(y286))
+                                      if (!sf288(y287))
                                         H.strFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'lastTransitionTime'),
-                                          y286,
-                                          k288,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'lastTransitionTime'),
+                                          y287,
+                                          k289,
                                         );
                                     }
-                                  } else if (k285 === 'observedGeneration') {
-                                    const y290: any = y284[k285];
-                                    if (!(typeof y290 === 'number' && Number.isInteger(y290)))
+                                  } else if (k286 === 'observedGeneration') {
+                                    const y291: any = y285[k286];
+                                    if (!(typeof y291 === 'number' && Number.isInteger(y291)))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'observedGeneration'),
-                                        y290,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'observedGeneration'),
+                                        y291,
                                         'integer',
                                       );
                                     else {
-                                      if (!nf291(y290))
+                                      if (!nf292(y291))
                                         H.numFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'observedGeneration'),
-                                          y290,
-                                          k292,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'observedGeneration'),
+                                          y291,
+                                          k293,
                                         );
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k285 === 'message') {
-                                    const y289: any = y284[k285];
-                                    if (!(typeof y289 === 'string'))
+                                  if (k286 === 'message') {
+                                    const y290: any = y285[k286];
+                                    if (!(typeof y290 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'message'),
-                                        y289,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'message'),
+                                        y290,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 6:
-                                  if (k285 === 'reason') {
-                                    const y293: any = y284[k285];
-                                    if (!(typeof y293 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'reason'),
-                                        y293,
-                                        'string',
-                                      );
-                                  } else if (k285 === 'status') {
-                                    const y294: any = y284[k285];
+                                  if (k286 === 'reason') {
+                                    const y294: any = y285[k286];
                                     if (!(typeof y294 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'),
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'reason'),
                                         y294,
                                         'string',
                                       );
+                                  } else if (k286 === 'status') {
+                                    const y295: any = y285[k286];
+                                    if (!(typeof y295 === 'string'))
+                                      H.typeErr(
+                                        c,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'),
+                                        y295,
+                                        'string',
+                                      );
                                     else {
-                                      if (!(y294 === 'True' || y294 === 'False' || y294 === 'Unknown'))
+                                      if (!(y295 === 'True' || y295 === 'False' || y295 === 'Unknown'))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'),
-                                          y294,
-                                          k295,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'),
+                                          y295,
+                                          k296,
                                         );
                                     }
                                   }
                                   break;
                                 case 4:
-                                  if (k285 === 'type') {
-                                    const y296: any = y284[k285];
-                                    if (!(typeof y296 === 'string'))
+                                  if (k286 === 'type') {
+                                    const y297: any = y285[k286];
+                                    if (!(typeof y297 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'),
-                                        y296,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'),
+                                        y297,
                                         'string',
                                       );
                                     else {
                                       if (!(
-                                        y296 === 'Established' ||
-                                        y296 === 'NamesAccepted' ||
-                                        y296 === 'Terminating'
+                                        y297 === 'Established' ||
+                                        y297 === 'NamesAccepted' ||
+                                        y297 === 'Terminating'
                                       ))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'),
-                                          y296,
-                                          k297,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'),
+                                          y297,
+                                          k298,
                                         );
                                     }
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y284, 'type'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'type'));
-                            if (!hop.call(y284, 'status'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i283), 'status'));
+                            if (!hop.call(y285, 'type'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'));
+                            if (!hop.call(y285, 'status'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'));
                           }
                         }
-                        if (y282.length > 1 && H.mapHasDup(y282, k298))
-                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y282, k298);
+                        if (y283.length > 1 && H.mapHasDup(y283, k299))
+                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y283, k299);
                       }
                       break;
                     }
                     case 'observedGeneration': {
-                      const y299: any = y254[k257];
-                      if (!(typeof y299 === 'number' && Number.isInteger(y299)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y299, 'integer');
+                      const y300: any = y255[k258];
+                      if (!(typeof y300 === 'number' && Number.isInteger(y300)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y300, 'integer');
                       else {
-                        if (!nf300(y299)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y299, k301);
+                        if (!nf301(y300)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y300, k302);
                       }
                       break;
                     }
                     case 'storedVersions': {
-                      const y302: any = y254[k257];
-                      if (!Array.isArray(y302)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y302, 'array');
+                      const y303: any = y255[k258];
+                      if (!Array.isArray(y303)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y303, 'array');
                       else {
-                        for (let i303 = 0; i303 < y302.length; i303++) {
-                          const y304: any = y302[i303];
-                          if (!(typeof y304 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i303), y304, 'string');
+                        for (let i304 = 0; i304 < y303.length; i304++) {
+                          const y305: any = y303[i304];
+                          if (!(typeof y305 === 'string'))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i304), y305, 'string');
                         }
                       }
                       break;
@@ -1676,13 +1686,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       }
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
       c.len = d;
-      r45(x, o, c);
+      r46(x, o, c);
     }
   }
   function f153(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r46(x, o, c);
+    r47(x, o, c);
   }
   return f153;
 }

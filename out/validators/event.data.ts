@@ -32,7 +32,14 @@ export const data = JSON.parse(String.raw`{
     },
     "involvedObject": {
      "$ref": "#/components/schemas/ObjectReference",
-     "description": "The object this event is about."
+     "description": "The object this event is about.",
+     "x-cluster-rules": [
+      {
+       "rule": "absentAsZero",
+       "zero": "{}",
+       "source": "upstream"
+      }
+     ]
     },
     "reason": {
      "type": "string",
@@ -410,15 +417,15 @@ export const data = JSON.parse(String.raw`{
     ],
     [
      "related",
-     5
-    ],
-    [
-     "reportingComponent",
      15
     ],
     [
-     "reportingInstance",
+     "reportingComponent",
      16
+    ],
+    [
+     "reportingInstance",
+     17
     ]
    ],
    "def": 1,
@@ -430,7 +437,7 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "annotations",
-     17
+     18
     ],
     [
      "creationTimestamp",
@@ -438,7 +445,7 @@ export const data = JSON.parse(String.raw`{
     ],
     [
      "deletionGracePeriodSeconds",
-     18
+     19
     ],
     [
      "deletionTimestamp",
@@ -446,84 +453,54 @@ export const data = JSON.parse(String.raw`{
     ],
     [
      "finalizers",
-     19
-    ],
-    [
-     "generateName",
      20
     ],
     [
-     "generation",
+     "generateName",
      21
     ],
     [
-     "labels",
+     "generation",
      22
     ],
     [
-     "managedFields",
+     "labels",
      23
     ],
     [
-     "name",
+     "managedFields",
      24
     ],
     [
-     "namespace",
+     "name",
      25
     ],
     [
-     "ownerReferences",
+     "namespace",
      26
     ],
     [
-     "resourceVersion",
+     "ownerReferences",
      27
     ],
     [
-     "selfLink",
+     "resourceVersion",
      28
     ],
     [
-     "uid",
+     "selfLink",
      29
+    ],
+    [
+     "uid",
+     30
     ]
    ],
    "def": 1,
    "o": 1
   },
   {
-   "p": [
-    [
-     "apiVersion",
-     30
-    ],
-    [
-     "fieldPath",
-     31
-    ],
-    [
-     "kind",
-     32
-    ],
-    [
-     "name",
-     33
-    ],
-    [
-     "namespace",
-     34
-    ],
-    [
-     "resourceVersion",
-     35
-    ],
-    [
-     "uid",
-     36
-    ]
-   ],
-   "def": 1,
+   "t": 15,
    "o": 1
   },
   {},
@@ -532,11 +509,11 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "component",
-     37
+     31
     ],
     [
      "host",
-     38
+     32
     ]
    ],
    "def": 1,
@@ -554,7 +531,7 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "count",
-     39
+     33
     ],
     [
      "lastObservedTime",
@@ -565,29 +542,63 @@ export const data = JSON.parse(String.raw`{
    "o": 1
   },
   {},
+  {
+   "p": [
+    [
+     "apiVersion",
+     34
+    ],
+    [
+     "fieldPath",
+     35
+    ],
+    [
+     "kind",
+     36
+    ],
+    [
+     "name",
+     37
+    ],
+    [
+     "namespace",
+     38
+    ],
+    [
+     "resourceVersion",
+     39
+    ],
+    [
+     "uid",
+     40
+    ]
+   ],
+   "def": 1,
+   "o": 1
+  },
   {},
   {},
   {
-   "a": 40,
+   "a": 41,
    "o": 1
   },
   {},
   {
-   "i": 41
+   "i": 42
   },
   {},
   {},
   {
-   "a": 42,
+   "a": 43,
    "o": 1
   },
-  {
-   "i": 43
-  },
-  {},
-  {},
   {
    "i": 44
+  },
+  {},
+  {},
+  {
+   "i": 45
   },
   {},
   {},
@@ -609,27 +620,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     45
-    ],
-    [
-     "fieldsType",
      46
     ],
     [
-     "fieldsV1",
+     "fieldsType",
      47
     ],
     [
-     "manager",
+     "fieldsV1",
      48
     ],
     [
-     "operation",
+     "manager",
      49
     ],
     [
-     "subresource",
+     "operation",
      50
+    ],
+    [
+     "subresource",
+     51
     ],
     [
      "time",
@@ -643,27 +654,27 @@ export const data = JSON.parse(String.raw`{
    "p": [
     [
      "apiVersion",
-     51
-    ],
-    [
-     "blockOwnerDeletion",
      52
     ],
     [
-     "controller",
+     "blockOwnerDeletion",
      53
     ],
     [
-     "kind",
+     "controller",
      54
     ],
     [
-     "name",
+     "kind",
      55
     ],
     [
-     "uid",
+     "name",
      56
+    ],
+    [
+     "uid",
+     57
     ]
    ],
    "def": 1,

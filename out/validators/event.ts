@@ -48,7 +48,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const k36 = 'int32';
   const sf38 = H.stringFormat('date-time')!;
   const k39 = 'date-time';
-  function f56(x: any, o: any, c: ValidationContext, d: number): void {
+  function f58(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
       for (const k0 in x) {
@@ -79,52 +79,48 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
           case 14:
             if (k0 === 'involvedObject') {
               const y4: any = x[k0];
+              c.segs[d] = 'involvedObject';
+              c.kinds[d] = 0;
               if (!(typeof y4 === 'object' && y4 !== null && !Array.isArray(y4)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'involvedObject'), y4, 'object');
+                H.typeErr(c, c.pathAt(d + 1), y4, 'object');
               else {
                 for (const k5 in y4) {
                   switch (k5.length) {
                     case 10:
                       if (k5 === 'apiVersion') {
                         const y6: any = y4[k5];
-                        if (!(typeof y6 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'apiVersion'), y6, 'string');
+                        if (!(typeof y6 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'apiVersion'), y6, 'string');
                       }
                       break;
                     case 9:
                       if (k5 === 'fieldPath') {
                         const y7: any = y4[k5];
-                        if (!(typeof y7 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'fieldPath'), y7, 'string');
+                        if (!(typeof y7 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fieldPath'), y7, 'string');
                       } else if (k5 === 'namespace') {
                         const y10: any = y4[k5];
-                        if (!(typeof y10 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'namespace'), y10, 'string');
+                        if (!(typeof y10 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'namespace'), y10, 'string');
                       }
                       break;
                     case 4:
                       if (k5 === 'kind') {
                         const y8: any = y4[k5];
-                        if (!(typeof y8 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'kind'), y8, 'string');
+                        if (!(typeof y8 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y8, 'string');
                       } else if (k5 === 'name') {
                         const y9: any = y4[k5];
-                        if (!(typeof y9 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'name'), y9, 'string');
+                        if (!(typeof y9 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'name'), y9, 'string');
                       }
                       break;
                     case 15:
                       if (k5 === 'resourceVersion') {
                         const y11: any = y4[k5];
                         if (!(typeof y11 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'resourceVersion'), y11, 'string');
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'resourceVersion'), y11, 'string');
                       }
                       break;
                     case 3:
                       if (k5 === 'uid') {
                         const y12: any = y4[k5];
-                        if (!(typeof y12 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'involvedObject'), 'uid'), y12, 'string');
+                        if (!(typeof y12 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'uid'), y12, 'string');
                       }
                       break;
                   }
@@ -299,12 +295,11 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
         }
       }
       if (!hop.call(x, 'metadata')) H.required(c, H.pj(c.pathAt(d), 'metadata'));
-      if (!hop.call(x, 'involvedObject')) H.required(c, H.pj(c.pathAt(d), 'involvedObject'));
     }
     c.len = d;
     r0(x, o, c);
   }
-  return f56;
+  return f58;
 }
 
 /**

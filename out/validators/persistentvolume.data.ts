@@ -1629,6 +1629,9 @@ export const data = JSON.parse(String.raw`{
      ],
      "requiredMessage": "must specify a volume type",
      "multipleMessage": "may not specify more than 1 volume type",
+     "countOnly": [
+      "flexVolume"
+     ],
      "source": "conventions 9.2"
     },
     {
@@ -2570,6 +2573,9 @@ export const data = JSON.parse(String.raw`{
     ],
     "requiredMessage": "must specify a volume type",
     "multipleMessage": "may not specify more than 1 volume type",
+    "countOnly": [
+     "flexVolume"
+    ],
     "source": "conventions 9.2"
    },
    "site": {

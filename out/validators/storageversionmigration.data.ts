@@ -130,10 +130,9 @@ export const data = JSON.parse(String.raw`{
    ],
    "x-cluster-rules": [
     {
-     "rule": "note",
-     "audience": "implementers",
-     "text": "On a /status write upstream also requires every condition to carry lastUpdateTime, reported as conditions[i].lastTransitionTime: Required value (a path a CEL rule here cannot name).",
-     "enforcedBy": "strategy",
+     "rule": "requiredReportedAt",
+     "field": "lastUpdateTime",
+     "reportAt": "lastTransitionTime",
      "source": "upstream"
     }
    ]
@@ -427,28 +426,17 @@ export const data = JSON.parse(String.raw`{
      "type": "string",
      "description": "Resource version to compare with the garbage-collector cache during migration: the current resource version of the given group, version and resource when the controller manager first observed the migration object. A non-negative integer; cannot change once set.",
      "x-cluster-source": "doc2 2.4",
-     "x-cluster-validations": [
-      {
-       "rule": "self == '' || self.matches('^[+-]?[0-9]+$')",
-       "messageExpression": "'failed to parse resource version \"' + self + '\": strconv.ParseInt: parsing \"' + self + '\": invalid syntax'"
-      },
-      {
-       "rule": "!self.matches('^-0*[1-9][0-9]*$')",
-       "message": "must be greater than or equal to 0"
-      }
-     ],
      "x-cluster-rules": [
+      {
+       "rule": "int64String",
+       "parseMessage": "failed to parse resource version",
+       "minimum": 0,
+       "source": "upstream"
+      },
       {
        "rule": "immutable",
        "onceSet": true,
        "message": "resourceVersion cannot be updated",
-       "source": "upstream"
-      },
-      {
-       "rule": "note",
-       "audience": "implementers",
-       "text": "Upstream shows a negative value as an integer (Invalid value: -5); the rule above shows the string. A value out of int64 range gets ParseInt's \"value out of range\" upstream.",
-       "enforcedBy": "strategy",
        "source": "upstream"
       }
      ]
@@ -547,6 +535,18 @@ export const data = JSON.parse(String.raw`{
    ]
   },
   {
+   "t": "rule",
+   "spec": {
+    "rule": "requiredReportedAt",
+    "field": "lastUpdateTime",
+    "reportAt": "lastTransitionTime",
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/MigrationCondition"
+   }
+  },
+  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/MigrationCondition"
@@ -582,6 +582,18 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "rule",
    "spec": {
+    "rule": "int64String",
+    "parseMessage": "failed to parse resource version",
+    "minimum": 0,
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/StorageVersionMigrationStatus/properties/resourceVersion"
+   }
+  },
+  {
+   "t": "rule",
+   "spec": {
     "rule": "immutable",
     "onceSet": true,
     "message": "resourceVersion cannot be updated",
@@ -594,21 +606,11 @@ export const data = JSON.parse(String.raw`{
   {
    "t": "cel",
    "site": {
-    "ptr": "/components/schemas/StorageVersionMigrationStatus/properties/resourceVersion"
+    "ptr": "/components/schemas/StorageVersionMigration"
    },
    "fast": [
     10,
     11
-   ]
-  },
-  {
-   "t": "cel",
-   "site": {
-    "ptr": "/components/schemas/StorageVersionMigration"
-   },
-   "fast": [
-    12,
-    13
    ]
   },
   {

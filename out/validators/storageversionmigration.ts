@@ -44,6 +44,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const r7 = R[7];
   const r8 = R[8];
   const r9 = R[9];
+  const r10 = R[10];
   const s3 = S['ObjectMeta']!;
   const k25 = ['type'];
   const sf31 = H.stringFormat('date-time')!;
@@ -228,14 +229,16 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             if (!hop.call(y24, 'status')) H.required(c, H.pj(c.pathAt(d + 3), 'status'));
                             c.len = d + 3;
                             r3(y24, oi27, c);
+                            c.len = d + 3;
+                            r4(y24, oi27, c);
                           }
                         }
                         if (!H.fewerThanTwo(y21)) {
                           c.len = d + 2;
-                          r4(y21, ov22, c);
+                          r5(y21, ov22, c);
                         }
                         c.len = d + 2;
-                        r5(y21, ov22, c);
+                        r6(y21, ov22, c);
                       }
                       break;
                     }
@@ -246,12 +249,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       c.kinds[d + 1] = 0;
                       if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 2), y40, 'string');
                       else {
-                        if (c.update) {
-                          c.len = d + 2;
-                          r6(y40, ov41, c);
-                        }
                         c.len = d + 2;
                         r7(y40, ov41, c);
+                        if (c.update) {
+                          c.len = d + 2;
+                          r8(y40, ov41, c);
+                        }
                       }
                       break;
                     }
@@ -266,7 +269,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       : undefined;
                   if (c.update) {
                     c.len = d + 2;
-                    r6(undefined, ov42, c);
+                    r8(undefined, ov42, c);
                   }
                 }
               }
@@ -275,10 +278,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
         }
       }
       c.len = d;
-      r8(x, o, c);
+      r9(x, o, c);
     }
     c.len = d;
-    r9(x, o, c);
+    r10(x, o, c);
   }
   return f53;
 }
@@ -319,8 +322,6 @@ export const compiledCel: readonly CompiledCelFast[] = [
   (s: any, o: any): boolean =>
     !A.L(o).some((v0) => A.S(A.sel(v0, 'type')) === 'Failed' && A.S(A.sel(v0, 'status')) === 'True') ||
     A.L(s).some((v1) => A.S(A.sel(v1, 'type')) === 'Failed' && A.S(A.sel(v1, 'status')) === 'True'),
-  (s: any, o: any): boolean => A.S(s) === '' || A.matchesAscii(A.S(s), '^[+-]?[0-9]+$', /^[+-]?[0-9]+$/),
-  (s: any, o: any): boolean => !A.matchesAscii(A.S(s), '^-0*[1-9][0-9]*$', /^-0*[1-9][0-9]*$/),
   (s: any, o: any): boolean =>
     A.has(s, 'spec') &&
     A.has(A.sel(s, 'spec'), 'resource') &&

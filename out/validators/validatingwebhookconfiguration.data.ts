@@ -661,15 +661,8 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-source": "doc2 2.5",
      "x-cluster-rules": [
       {
-       "rule": "nonEmpty",
-       "message": "must specify one of None, NoneOnDryRun",
-       "source": "upstream"
-      },
-      {
-       "rule": "note",
-       "audience": "implementers",
-       "text": "On update, Some and Unknown stay accepted when any stored webhook already has them.",
-       "enforcedBy": "strategy",
+       "rule": "checkedByList",
+       "by": "ratchetedItemEnum",
        "source": "upstream"
       }
      ]
@@ -721,6 +714,21 @@ export const data = JSON.parse(String.raw`{
      "x-cluster-patch-merge-key": "name",
      "x-cluster-rules": [
       {
+       "rule": "ratchetedItemEnum",
+       "field": "sideEffects",
+       "values": [
+        "None",
+        "NoneOnDryRun"
+       ],
+       "storedValues": [
+        "None",
+        "NoneOnDryRun",
+        "Some",
+        "Unknown"
+       ],
+       "source": "upstream"
+      },
+      {
        "rule": "uniqueBy",
        "key": "name",
        "source": "upstream"
@@ -728,7 +736,7 @@ export const data = JSON.parse(String.raw`{
       {
        "rule": "note",
        "audience": "implementers",
-       "text": "Ratcheting on update: unique names, a recognized admissionReviewVersion, sideEffects None/NoneOnDryRun, valid selector label values and compilable matchConditions are only required if the old object already satisfied them (matchConditions are re-checked only when they change; expressions already stored compile in the stored-expression environment).",
+       "text": "Ratcheting on update: unique names, a recognized admissionReviewVersion, valid selector label values and compilable matchConditions are only required if the old object already satisfied them (matchConditions are re-checked only when they change; expressions already stored compile in the stored-expression environment).",
        "enforcedBy": "strategy",
        "source": "upstream"
       }
@@ -1120,17 +1128,6 @@ export const data = JSON.parse(String.raw`{
    }
   },
   {
-   "t": "rule",
-   "spec": {
-    "rule": "nonEmpty",
-    "message": "must specify one of None, NoneOnDryRun",
-    "source": "upstream"
-   },
-   "site": {
-    "ptr": "/components/schemas/ValidatingWebhook/properties/sideEffects"
-   }
-  },
-  {
    "t": "cel",
    "site": {
     "ptr": "/components/schemas/ValidatingWebhook/properties/timeoutSeconds"
@@ -1138,6 +1135,27 @@ export const data = JSON.parse(String.raw`{
    "fast": [
     7
    ]
+  },
+  {
+   "t": "rule",
+   "spec": {
+    "rule": "ratchetedItemEnum",
+    "field": "sideEffects",
+    "values": [
+     "None",
+     "NoneOnDryRun"
+    ],
+    "storedValues": [
+     "None",
+     "NoneOnDryRun",
+     "Some",
+     "Unknown"
+    ],
+    "source": "upstream"
+   },
+   "site": {
+    "ptr": "/components/schemas/ValidatingWebhookConfiguration/properties/webhooks"
+   }
   },
   {
    "t": "rule",

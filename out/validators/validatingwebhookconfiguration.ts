@@ -86,9 +86,8 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const ok107 = H.fastSyntax['labelValue']!;
   const k130 = ': supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"';
   const k136 = ': supported values: "*", "Cluster", "Namespaced"';
-  const k143 = ': supported values: "None", "NoneOnDryRun"';
-  const nf146 = H.numberFormat('int32')!;
-  const k147 = 'int32';
+  const nf144 = H.numberFormat('int32')!;
+  const k145 = 'int32';
   function f36(x: any, o: any, c: ValidationContext, d: number): void {
     // ValidatingWebhook
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -346,17 +345,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               }
             } else if (k13 === 'sideEffects') {
               const y141: any = x[k13];
-              const ov142: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
-              c.segs[d] = 'sideEffects';
-              c.kinds[d] = 0;
-              if (!(typeof y141 === 'string')) H.typeErr(c, c.pathAt(d + 1), y141, 'string');
-              else {
-                if (!(y141 === 'None' || y141 === 'NoneOnDryRun')) H.enumErr(c, c.pathAt(d + 1), y141, k143);
-                if (!H.surelyNonEmpty(y141)) {
-                  c.len = d + 1;
-                  r32(y141, ov142, c);
-                }
-              }
+              if (!(typeof y141 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'sideEffects'), y141, 'string');
             }
             break;
           case 4:
@@ -595,15 +584,15 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
               }
             } else if (k13 === 'timeoutSeconds') {
-              const y144: any = x[k13];
-              const ov145: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y142: any = x[k13];
+              const ov143: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'timeoutSeconds';
               c.kinds[d] = 0;
-              if (!(typeof y144 === 'number' && Number.isInteger(y144))) H.typeErr(c, c.pathAt(d + 1), y144, 'integer');
+              if (!(typeof y142 === 'number' && Number.isInteger(y142))) H.typeErr(c, c.pathAt(d + 1), y142, 'integer');
               else {
-                if (!nf146(y144)) H.numFormat(c, c.pathAt(d + 1), y144, k147);
+                if (!nf144(y142)) H.numFormat(c, c.pathAt(d + 1), y142, k145);
                 c.len = d + 1;
-                r33(y144, ov145, c);
+                r32(y142, ov143, c);
               }
             }
             break;
@@ -793,20 +782,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'admissionReviewVersions')) {
         c.segs[d] = 'admissionReviewVersions';
         c.kinds[d] = 0;
-        const ov148: any =
+        const ov146: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'admissionReviewVersions')
             ? o['admissionReviewVersions']
             : undefined;
         c.len = d + 1;
-        r1(undefined, ov148, c);
-      }
-      if (!hop.call(x, 'sideEffects')) {
-        c.segs[d] = 'sideEffects';
-        c.kinds[d] = 0;
-        const ov149: any =
-          o !== undefined && H.isObject(o) && hop.call(o, 'sideEffects') ? o['sideEffects'] : undefined;
-        c.len = d + 1;
-        r32(undefined, ov149, c);
+        r1(undefined, ov146, c);
       }
     }
   }
@@ -849,6 +830,8 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 c.kinds[d + 1] = 1;
                 f36(y8, oi11, c, d + 2);
               }
+              c.len = d + 1;
+              r33(y5, ov6, c);
               if (!H.fewerThanTwo(y5)) {
                 c.len = d + 1;
                 r34(y5, ov6, c);

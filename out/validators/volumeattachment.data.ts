@@ -1555,6 +1555,9 @@ export const data = JSON.parse(String.raw`{
      ],
      "requiredMessage": "must specify a volume type",
      "multipleMessage": "may not specify more than 1 volume type",
+     "countOnly": [
+      "flexVolume"
+     ],
      "source": "conventions 9.2"
     },
     {
@@ -2769,6 +2772,9 @@ export const data = JSON.parse(String.raw`{
     ],
     "requiredMessage": "must specify a volume type",
     "multipleMessage": "may not specify more than 1 volume type",
+    "countOnly": [
+     "flexVolume"
+    ],
     "source": "conventions 9.2"
    },
    "site": {

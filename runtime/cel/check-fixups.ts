@@ -24,6 +24,18 @@ export function fieldPresent(v: unknown, name: string): boolean {
   throw celError(`no such overload: has() on ${v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`);
 }
 
+/** Whether an object type's declared fields include `field`; true when the type declares none (dyn, maps). */
+function declaresField(fields: Readonly<Record<string, unknown>> | undefined, field: string): boolean {
+  return fields === undefined || Object.prototype.hasOwnProperty.call(fields, field);
+}
+
+/** A position-only node at the `(` of a call (where cel-go reports errors of a macro's expansion). */
+function openParenOf(call: InternalNode): MacroNode {
+  const { input, start } = call as unknown as { input: string; start: number };
+  const paren = input.indexOf('(', start);
+  return { pos: paren < 0 ? start : paren, input } as unknown as MacroNode;
+}
+
 // The engine's has() only accepts a select chain rooted at an identifier; CEL allows any operand
 // (map literals, `self.items[0].name`, function results), so we take over its check and evaluation.
 function patchHas(n: InternalNode): void {
@@ -34,11 +46,11 @@ function patchHas(n: InternalNode): void {
     if (arg.op !== '.') throw chk.createError('invalid_macro_argument', 'has() invalid argument', arg as unknown as MacroNode);
     const [operand, field] = arg.args as [InternalNode, string];
     const t = chk.check(operand as unknown as MacroNode, ctx);
-    // as cel-go's checker: a field a message type does not declare is a compile error ("undefined field").
-    // Schema object types stay lenient (an undeclared field is simply absent): cel-go rejects those too,
-    // but built-in rules in spec/ rely on it (has(self.metadata.namespace) on a labels/annotations-only metadata)
+    // as cel-go's checker: a field that a message or schema object type does not declare is a compile
+    // error, `undefined field 'f'`, located (as cel-go locates the macro's expansion) at the call's `(`
     const def = messageDef(t.name);
-    if (def && !def.fields.some((f) => f.name === field)) throw chk.createError('no_such_field', `undefined field '${field}'`, arg as unknown as MacroNode);
+    const declared = def ? def.fields.some((f) => f.name === field) : declaresField(chk.objectTypes?.get(t.name)?.fields, field);
+    if (!declared) throw chk.createError('no_such_field', `undefined field '${field}'`, openParenOf(n));
     return chk.getType('bool');
   };
   m.evaluate = (ev, macro, ctx) => {

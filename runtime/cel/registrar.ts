@@ -25,6 +25,8 @@ export interface MacroChecker {
     getMapType(k: MacroType, v: MacroType): MacroType;
     getOptionalType(t: MacroType | string): MacroType;
   };
+  /** The declared object types (schema objects, messages) by name, with their fields when declared. */
+  objectTypes?: ReadonlyMap<string, { fields?: Readonly<Record<string, unknown>> }>;
 }
 export interface MacroType {
   kind: string;

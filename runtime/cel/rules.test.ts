@@ -74,6 +74,7 @@ const cases: Case[] = [
 
   // compile errors
   { name: 'unknown field', schema: deployment, rule: 'self.nope == 1', self: {}, want: { compile: 'No such key: nope' } },
+  { name: 'has() of an undeclared field (cel-go: undefined field)', schema: deployment, rule: 'has(self.nope)', self: {}, want: { compile: "<input>:1:4: undefined field 'nope'" } },
   { name: 'has() on preserve-unknown-fields', schema: deployment, rule: 'has(self.extra.anything)', self: { extra: { anything: 1 } }, want: 'ok' },
   { name: 'type error', schema: deployment, rule: "self.replicas + 'a' == 1", self: {}, want: { compile: 'no such overload' } },
   { name: 'not bool', schema: deployment, rule: 'self.replicas', self: {}, want: { compile: 'must evaluate to a bool' } },

@@ -224,6 +224,29 @@ describe('x-cluster-validations compiled at write time', () => {
     ]);
   });
 
+  // cel-go's checker refuses has() on a field the object type does not declare (upstream's CRD write
+  // fails with it, located at the call's parenthesis); maps, preserved objects and declared fields compile.
+  it.each([
+    ['an undeclared field of an object', 'has(self.spec.b)', "compilation failed: ERROR: <input>:1:4: undefined field 'b'"],
+    ['an undeclared field deeper down', '!has(self.spec.o) || has(self.spec.o.zz)', "compilation failed: ERROR: <input>:1:25: undefined field 'zz'"],
+    ['root metadata beyond name and generateName', 'has(self.metadata.labels)', "compilation failed: ERROR: <input>:1:4: undefined field 'labels'"],
+    ['a declared field', 'has(self.spec.a)', null],
+    ['a key of a map', 'has(self.spec.m.anything)', null],
+    ['a field of a preserved object', 'has(self.spec.p.anything)', null],
+    ['root metadata.name', 'has(self.metadata.name)', null],
+  ])('has() on %s', (_name, rule, want) => {
+    const schema = obj({
+      spec: obj({
+        a: { type: 'integer' },
+        o: obj({ x: { type: 'string' } }),
+        m: { type: 'object', additionalProperties: { type: 'string' } },
+        p: { type: 'object', 'x-cluster-preserve-unknown-fields': true },
+      }),
+    }, { 'x-cluster-validations': [{ rule }] });
+    const errs = text(compileSchemaRules(schema, P).errors);
+    expect(errs).toEqual(want === null ? [] : [`${P}.x-cluster-validations[0].rule: Invalid value: ${JSON.stringify({ rule })}: ${want}`]);
+  });
+
   it('multiplies costs by list cardinalities and sums them for the CRD limit', () => {
     const rule = { rule: 'self.x.size() > 0' };
     const bounded = compileSchemaRules(obj({ l: { type: 'array', maxItems: 5, items: obj({ x: { type: 'string', maxLength: 5 } }, { 'x-cluster-validations': [rule] }) } }), P);

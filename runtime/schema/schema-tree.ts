@@ -31,7 +31,17 @@ const EMPTY_ARRAY: never[] = [];
 function reportsAbsence(ps: Schema): boolean {
   const rules = isObject(ps) ? ps['x-cluster-rules'] : undefined;
   // absentAsZero: required in the documents, yet upstream accepts the absent field as its zero value.
-  return Array.isArray(rules) && rules.some((r) => isObject(r) && ((r.rule === 'nonEmpty' && r.whenAbsent !== false) || r.rule === 'absentAsZero'));
+  return Array.isArray(rules) && rules.some((r) => isObject(r) && ((r.rule === 'nonEmpty' && r.whenAbsent !== false) || r.rule === 'absentAsZero' || checksEnumAndAbsence(r)));
+}
+
+/** Whether a node's own rules check its enum (and absence) in upstream's wording, instead of the tree. */
+function enumCheckedByRule(s: Schema): boolean {
+  const rules = s['x-cluster-rules'];
+  return Array.isArray(rules) && rules.some(checksEnumAndAbsence);
+}
+
+function checksEnumAndAbsence(r: unknown): boolean {
+  return isObject(r) && typeof r.rule === 'string' && getRule(r.rule)?.checksEnumAndAbsence === true;
 }
 
 /** A closure of the tree (rule, CEL, metadata check) that either builder calls, with where it comes from. */
@@ -230,8 +240,10 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
     // ---- enum
     if (s.enum !== undefined) {
       if (!Array.isArray(s.enum)) throw new SchemaCompileError(ptr + '/enum', 'enum must be a list');
-      node.enumValues = s.enum;
-      nChecks++;
+      if (!enumCheckedByRule(s)) {
+        node.enumValues = s.enum;
+        nChecks++;
+      }
     }
 
     // ---- strings

@@ -481,7 +481,7 @@ describe('configurations loaded from storage at start; service references throug
     // one created through v1beta1 would be; plus an ordinary one reached through a service.
     const storage = openStorage({ kind: 'sqlite', dataDir: dir, autoCompaction: false });
     const cfg = (name: string, hook: Json): string =>
-      JSON.stringify({ apiVersion: 'admissionregistration.cluster.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name, uid: `uid-${name}`, generation: 1 }, webhooks: [hook] });
+      JSON.stringify({ apiVersion: 'admissionregistration.cluster.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name, uid: `uid-${name}`, generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' }, webhooks: [hook] });
     await storage.create(
       '/admissionregistration.cluster.io/validatingwebhookconfigurations/stored-some',
       cfg('stored-some', {
@@ -534,6 +534,19 @@ describe('configurations loaded from storage at start; service references throug
     const w = await srv.post(SEC, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'real-some' } });
     expect(w.status, w.text).toBe(201);
     expect(wh.seen.length).toBe(before + 1);
+  });
+
+  it('an update keeps sideEffects Some while a stored webhook has it (upstream ratchet); None stored refuses Some', async () => {
+    const srv = s as TestServer;
+    const VWC = '/apis/admissionregistration.cluster.io/v1/validatingwebhookconfigurations';
+    const some = (await srv.get(`${VWC}/stored-some`)).json as { metadata: Json; webhooks: Json[] };
+    const kept = await srv.put(`${VWC}/stored-some`, { ...some, metadata: { ...some.metadata, labels: { touched: 'yes' } } });
+    expect(kept.status, kept.text).toBe(200);
+    expect((kept.json as { webhooks: Json[] }).webhooks[0]).toMatchObject({ sideEffects: 'Some' });
+    const none = (await srv.get(`${VWC}/stored-svc`)).json as { webhooks: Json[] };
+    const refused = await srv.put(`${VWC}/stored-svc`, { ...none, webhooks: [{ ...none.webhooks[0], sideEffects: 'Some' }] });
+    expect(refused.status).toBe(422);
+    expect(refused.json.details.causes).toEqual([{ field: 'webhooks[0].sideEffects', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Some": supported values: "None", "NoneOnDryRun"' }]);
   });
 });
 

@@ -24,6 +24,12 @@ import { absentAsZero } from './absentAsZero.ts';
 import { servicePath } from './servicePath.ts';
 import { secretReference } from './secretReference.ts';
 import { itemsAtParent } from './itemsAtParent.ts';
+import { requiredReportedAt } from './requiredReportedAt.ts';
+import { int64String } from './int64String.ts';
+import { ratchetedItemEnum } from './ratchetedItemEnum.ts';
+import { checkedByList } from './checkedByList.ts';
+import { requiredEnum } from './requiredEnum.ts';
+import { forbiddenFields } from './forbiddenFields.ts';
 
 export type { RuleKind, RuleCheck, CompiledRule, CelLowering, RuleEnv } from './types.ts';
 
@@ -31,7 +37,8 @@ export const RULES: ReadonlyMap<string, RuleKind> = new Map(
   [
     immutable, immutableWhen, exactlyOneOf, atMostOneOf, requires, disjointKeys, maxTotalBytes, keySyntax, syntax,
     requiredKeysWhen, uniqueBy, distinct, resourceWildcards, exclusiveItem, nonEmpty, quantityRange, equalWhenBothSet, note,
-    labelMap, standardFinalizers, absentAsZero, servicePath, secretReference, itemsAtParent,
+    labelMap, standardFinalizers, absentAsZero, servicePath, secretReference, itemsAtParent, requiredReportedAt, int64String,
+    ratchetedItemEnum, checkedByList, requiredEnum, forbiddenFields,
   ].map((r) => [r.kind, r]),
 );
 

@@ -46,9 +46,11 @@ describe('descriptions and CEL lowering', () => {
   for (const [kind, f] of Object.entries(fixtures)) {
     it(kind, () => {
       const rule = RULES.get(kind)!;
-      for (const [node, spec] of specsOf(f.schema)) {
+      for (const [node, spec] of specsOf(f.schema).filter(([, r]) => r.rule === kind)) {
         const r = { rule: kind, ...spec };
-        expect(rule.describe(r)).toMatch(/\S.*[.)]$/);
+        // a marker whose list rule describes the check adds nothing to the property's description
+        if (kind === 'checkedByList') expect(rule.describe(r)).toBe('');
+        else expect(rule.describe(r)).toMatch(/\S.*[.)]$/);
         const cel = rule.toCel(r, node);
         if (cel.rule) {
           expect(cel.rule.rule.length).toBeGreaterThan(0);

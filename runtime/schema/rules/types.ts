@@ -28,6 +28,11 @@ export type CelLowering = { rule: ValidationRule } | { rule: null; reason: strin
 
 export interface RuleKind {
   readonly kind: string;
+  /**
+   * The rule checks its node's `enum` values and the property's absence itself (with upstream's
+   * wording), so the schema tree checks neither; the `enum` and `required` stay in the documents.
+   */
+  readonly checksEnumAndAbsence?: boolean;
   /** Null when the parameters are well formed for this node, else what is wrong. */
   checkParams(params: RuleSpec, node: Schema, env: RuleEnv): string | null;
   /** The validator's check; null when the rule never checks anything (note). */
