@@ -44,3 +44,17 @@ describe('the source field selector (upstream EventToSelectableFields)', () => {
     expect(strategy.fieldValues!(obj as Obj)).toEqual({ source: want });
   });
 });
+
+describe('involvedObject absent (a struct without omitempty upstream)', () => {
+  it.each([
+    ['create', (o: Obj) => strategy.prepareForCreate!(o)],
+    ['update', (o: Obj) => strategy.prepareForUpdate!(o, {})],
+  ] as const)('is stored as {} on %s; a given one is kept', (_name, prepare) => {
+    const absent: Obj = { metadata: { name: 'e' } };
+    prepare(absent);
+    expect(absent.involvedObject).toEqual({});
+    const given: Obj = { involvedObject: { kind: 'ConfigMap', name: 'c' } };
+    prepare(given);
+    expect(given.involvedObject).toEqual({ kind: 'ConfigMap', name: 'c' });
+  });
+});

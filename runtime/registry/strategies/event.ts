@@ -77,9 +77,19 @@ export function eventSourceField(obj: Obj): string {
   return component !== '' ? component : text(obj.reportingComponent);
 }
 
+/**
+ * involvedObject is a struct without omitempty upstream: an Event written without it is decoded as
+ * the zero reference and stored and answered as `involvedObject: {}`.
+ */
+function involvedObjectAsZero(obj: Obj): void {
+  if (obj.involvedObject === undefined) obj.involvedObject = {};
+}
+
 export const eventStrategy: Strategy = {
   // upstream's event strategy: a PUT of an event that does not exist creates it
   allowCreateOnUpdate: true,
+  prepareForCreate: involvedObjectAsZero,
+  prepareForUpdate: involvedObjectAsZero,
   validate: validateLegacyEvent,
   validateUpdate: (obj) => validateLegacyEvent(obj),
   fieldValues: (obj) => ({ source: eventSourceField(obj) }),
