@@ -137,3 +137,18 @@ describe('a hand-written CRD with rules', () => {
     expect(cache.get(noGen, 'v1')).toBe(cache.get(noGen, 'v1'));
   });
 });
+
+describe('a stored CRD whose rule no longer compiles (a stricter engine since it was written)', () => {
+  const crd = structuredClone(widgets);
+  const schema = crd.spec.versions[0].schema!.openAPIV3Schema as Record<string, Record<string, Record<string, unknown>>>;
+  schema.properties.spec['x-cluster-validations'] = [{ rule: 'has(self.undeclared)' }];
+  it('is refused when written', () => {
+    expect(validateCRD(crd, { objectRules: crdObjectRules }).map((e) => e.message).join('\n')).toContain("undefined field 'undeclared'");
+  });
+  it('is served, and every object gets the rule compile error at the rule\'s node (upstream)', () => {
+    const v = buildCustomResourceVersion(crd, crd.spec.versions[0].name);
+    expect(text(v.validate(widget({ color: 'red' })))).toEqual([
+      `spec: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:4: undefined field 'undeclared'`,
+    ]);
+  });
+});

@@ -196,7 +196,8 @@ export function buildCustomResourceVersion(crd: CustomResourceDefinition, versio
 
   const schema: Schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-cluster-preserve-unknown-fields': true }) as Schema;
   markResourceRoot(schema);
-  const compiled: CompiledValidator = compileSchemaToClosures(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type', celCostBudget: RUNTIME_CEL_COST_BUDGET });
+  // the CRD was validated when written; a rule that no longer compiles (a stricter engine since) is reported per object, as upstream
+  const compiled: CompiledValidator = compileSchemaToClosures(schema, { cel: crdRuleEngine, resource: resourceContext, celErrorValue: 'type', celCostBudget: RUNTIME_CEL_COST_BUDGET, celCompileErrors: 'report' });
   const preserveAll = crd.spec.preserveUnknownFields === true;
 
   const selectableFields: SelectableField[] = (version.selectableFields ?? []).slice(0, 8).map((f) => {

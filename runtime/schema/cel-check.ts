@@ -22,6 +22,13 @@ export interface CelCheckEnv {
   fast?: readonly (CompiledCelFast | null)[];
   /** Evaluate with the interpreter too where a compiled rule answered, and throw if they disagree (tests). */
   verifyFast?: boolean;
+  /** A rule that does not compile: thrown (default) or reported on each validation (CompileOptions.celCompileErrors). */
+  compileErrors?: 'throw' | 'report';
+}
+
+/** A rule that did not compile, reported at its node on every validation (upstream's stored CRDs). */
+function uncompiledRule(error: string): CompiledCelRule {
+  return { isTransitionRule: false, evaluate: () => ({ ok: false, error: `rule compile error: ${error}` }) };
 }
 
 /** The node's CEL rules as one check; null when it has none. */
@@ -44,7 +51,8 @@ export function compileCelCheck(s: Schema, ptr: string, env: CelCheckEnv): Check
       c = cel.compileRule(r, scope, definitions);
     } catch (e) {
       const msg = e instanceof CelCompileError || e instanceof Error ? e.message : String(e);
-      throw new SchemaCompileError(rp + '/rule', `compilation failed: ${msg}`);
+      if (env.compileErrors !== 'report') throw new SchemaCompileError(rp + '/rule', `compilation failed: ${msg}`);
+      c = uncompiledRule(msg);
     }
     compiled.push({
       rule: c, text: r.rule.trim(), fieldPath: r.fieldPath ? parseFieldPath(r.fieldPath, rp) : null,

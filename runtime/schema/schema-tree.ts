@@ -367,7 +367,7 @@ export function compileTree(schema: Schema, options: CompileOptions): SchemaTree
     });
 
     // ---- CEL
-    const celCheck = compileCelCheck(s, ptr, { cel, definitions, celErrorValue, scope: ruleScopes.get(s), resolve });
+    const celCheck = compileCelCheck(s, ptr, { cel, definitions, celErrorValue, scope: ruleScopes.get(s), resolve, compileErrors: options.celCompileErrors });
     if (celCheck) {
       node.cel = addClosure(ptr, 'cel', celCheck, { t: 'cel', site: siteOf(s, ptr) });
       nChecks++;

@@ -124,6 +124,12 @@ export interface CompileOptions {
    * or `value` (the value itself, as upstream's hand-written validation of built-in types does).
    */
   celErrorValue?: 'type' | 'value';
+  /**
+   * A CEL rule that does not compile: `throw` a SchemaCompileError (default; a CRD write is refused so),
+   * or `report` it as a field error on every validation, as upstream serves a stored CRD whose rule no
+   * longer compiles (a stricter engine after an upgrade): `rule compile error: ...`.
+   */
+  celCompileErrors?: 'throw' | 'report';
 }
 
 export interface CompiledValidator {
