@@ -24,6 +24,7 @@ import { parseDurationSeconds } from './go-duration.ts';
 import { checkLeaderElectionTiming, DEFAULT_LEADER_ELECTION_TIMING } from './controller/leader-election-etcd.ts';
 import { leaderElectorFor } from './controller/leader-election-for-storage.ts';
 import { openStorage, StorageError, type Storage } from './storage/index.ts';
+import { parseMaxRequestBytes } from './storage/request-size.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,6 +43,10 @@ Flags:
   --etcd-certfile FILE          client certificate (PEM) for etcd ...
   --etcd-keyfile FILE           ... and its private key (PEM)
   --etcd-compaction-interval D  compact etcd's history every D, keeping one interval (default 5m; 0 disables)
+  --max-request-bytes N         sqlite and memory: refuse a write whose stored object (its key and JSON
+                                text) is over N bytes, 413 as over etcd's own flag of this name, whose
+                                default this is (1572864, 1.5 MiB; 0: no bound); with --storage etcd,
+                                set it on etcd
   --leader-elect-lease-duration D, --leader-elect-renew-deadline D, --leader-elect-retry-period D
                                 with --storage etcd, the replicas sharing it elect one to run each
                                 controller that must run once (namespace clean-up, StorageVersionMigration,
@@ -85,6 +90,8 @@ interface Flags {
   etcdKeyFile?: string;
   /** Seconds; undefined: the backend's default (5 minutes). */
   etcdCompactionInterval?: number;
+  /** sqlite and memory: etcd's bound on one write; undefined: etcd's default (1.5 MiB). */
+  maxRequestBytes?: number;
   /** --leader-elect-*, milliseconds; unset ones keep the defaults. */
   leaderElection: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   tokenFile?: string;
@@ -171,6 +178,13 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
         f.etcdCompactionInterval = seconds;
         break;
       }
+      case '--max-request-bytes': {
+        const v = take();
+        const n = parseMaxRequestBytes(v);
+        if (n === undefined) fail(`--max-request-bytes: not a whole number of bytes: ${v}`);
+        f.maxRequestBytes = n;
+        break;
+      }
       case '--leader-elect-lease-duration':
       case '--leader-elect-renew-deadline':
       case '--leader-elect-retry-period': {
@@ -242,6 +256,7 @@ export function parseFlags(argv: readonly string[]): Flags | 'help' {
   if (!!f.tlsCert !== !!f.tlsKey) fail('--tls-cert-file and --tls-private-key-file go together');
   if (f.storage === 'etcd' && !f.etcdServers) fail('--storage etcd needs --etcd-servers');
   if (f.storage !== 'etcd' && f.etcdServers) fail('--etcd-servers needs --storage etcd');
+  if (f.storage === 'etcd' && f.maxRequestBytes !== undefined) fail("--max-request-bytes is for sqlite and memory: etcd enforces its own (etcd's --max-request-bytes)");
   if (f.insecureHttp && f.tlsCert) fail('--insecure-http and --tls-cert-file exclude each other');
   const timingProblem = checkLeaderElectionTiming({ ...DEFAULT_LEADER_ELECTION_TIMING, ...f.leaderElection });
   if (timingProblem) fail(`--leader-elect-*: ${timingProblem}`);
@@ -335,7 +350,7 @@ async function main(): Promise<void> {
     healthChecks.storage = () => etcd.storage.checkHealth();
     healthChecks.etcd = () => etcd.storage.checkHealth();
   } else {
-    storage = openStorage({ kind: flags.storage, dataDir });
+    storage = openStorage({ kind: flags.storage, dataDir, maxRequestBytes: flags.maxRequestBytes });
   }
   const built = await buildApiServer(gen, {
     storage,

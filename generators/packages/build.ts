@@ -110,7 +110,8 @@ function buildServer(root: string): void {
   const dist = join(packageDir(root, 'server'), 'dist');
   fresh(dist);
   // The server imports the generated route and validator modules by path at start (runtime/http/bootstrap.ts).
-  const entries = ['runtime/cli.ts', 'out/routes/index.ts', 'out/validators/index.ts', 'out/validators/feature-gates.ts'];
+  // and the worker threads' TypeScript entries, which nothing imports (runtime/http/decode/yaml-offload.ts starts it by URL)
+  const entries = ['runtime/cli.ts', 'out/routes/index.ts', 'out/validators/index.ts', 'out/validators/feature-gates.ts', 'runtime/http/decode/yaml-decode.worker.ts'];
   compile({ root, entries: entries.map((e) => join(root, e)), outDir: dist, declarations: false });
   copyFolder(join(root, 'out/openapi'), join(dist, 'out/openapi'));
   // served as files at /docs/ and /jsonschema/ (runtime/http/docs-static.ts)

@@ -5,6 +5,7 @@ import { ApiError, isApiError } from '../errors/api-error.ts';
 import type { Encoding } from './negotiation.ts';
 import { parseGoBool } from './query-bool.ts';
 import { toYaml } from './yaml-answer.ts';
+import { jsonText } from '../json/stringify.ts';
 
 /**
  * Upstream (negotiation isPrettyPrint) pretty-prints when a non-empty `pretty` reads true with
@@ -19,7 +20,8 @@ export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boole
 
 export function encode(value: unknown, encoding: Encoding, pretty: boolean): string {
   if (encoding === 'yaml') return toYaml(value);
-  return (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n';
+  // jsonText: linear in depth for an object marked deep (runtime/json/stringify.ts)
+  return (pretty ? JSON.stringify(value, null, 2) : jsonText(value)) + '\n';
 }
 
 /** Warning headers: `299 - "<text>"` with `"` and `\` escaped, deduplicated, one header each. */

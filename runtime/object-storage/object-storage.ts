@@ -10,6 +10,8 @@ import { isStorageError, objectKey, objectPrefix, type KeyValue, type Storage, t
 import { decodeStored, encodeForStorage, withoutResourceVersion } from './codec.ts';
 import { API_VERSION_ONLY, convertObjects, type ObjectConverter } from './conversion.ts';
 import { fromStorageError } from './storage-errors.ts';
+import { refuseOversized } from './stored-size.ts';
+import { jsonText } from '../json/stringify.ts';
 
 export interface ObjectStorageConfig {
   group: string;
@@ -192,6 +194,16 @@ export class ObjectStorage {
   // ---------------------------------------------------------------- writes
 
   /**
+   * 413 (the storage's answer to a write over its bound) when `obj` is, without its managedFields,
+   * already over the storage's bound, before a write's costly steps. Not for custom resources
+   * stored at another version: their conversion may change the size.
+   */
+  refuseOversized(obj: Obj, bodyBytes: number | undefined): void {
+    if (this.converter !== undefined && this.converter !== API_VERSION_ONLY && this.storageApiVersion !== this.config.apiVersion) return;
+    refuseOversized(obj, this.storage.maxRequestBytes, bodyBytes);
+  }
+
+  /**
    * Creates `obj` under its name. AlreadyExists (with the `deleting` detail when the existing
    * object is being deleted) when the key is taken. Dry run: encoded and decoded, not written.
    */
@@ -205,7 +217,7 @@ export class ObjectStorage {
       return stored ? this.fromStorage(stored, obj) : obj;
     }
     try {
-      const rev = await this.storage.create(this.key(namespace, name), stored ? JSON.stringify(stored) : this.encode(obj));
+      const rev = await this.storage.create(this.key(namespace, name), stored ? jsonText(stored) : this.encode(obj));
       m.resourceVersion = String(rev);
       return stored ? await this.fromStorage(stored, obj) : obj;
     } catch (e) {
@@ -238,7 +250,7 @@ export class ObjectStorage {
         if (!current.stale && deepEqual(withoutResourceVersion(next.obj), withoutResourceVersion(current.obj))) return { obj: current.obj, created: false };
         const stored = this.converter ? await this.toStorage(next.obj) : undefined;
         if (opts.dryRun) return { obj: stored ? await this.fromStorage(stored, next.obj) : next.obj, created: false };
-        m.resourceVersion = String(await this.storage.update(key, stored ? JSON.stringify(stored) : this.encode(next.obj), current.rev));
+        m.resourceVersion = String(await this.storage.update(key, stored ? jsonText(stored) : this.encode(next.obj), current.rev));
         return { obj: stored ? await this.fromStorage(stored, next.obj) : next.obj, created: false };
       } catch (e) {
         const raced = isStorageError(e, 'Conflict') || isStorageError(e, 'NotFound') || (e instanceof ApiError && e.reason === 'AlreadyExists' && !current);
@@ -253,7 +265,7 @@ export class ObjectStorage {
     const m = meta(obj);
     const name = m.name as string;
     try {
-      const text = this.converter ? JSON.stringify(await this.toStorage(obj)) : this.encode(obj);
+      const text = this.converter ? jsonText(await this.toStorage(obj)) : this.encode(obj);
       m.resourceVersion = String(await this.storage.update(this.key(m.namespace, name), text, rev));
       return obj;
     } catch (e) {

@@ -5,6 +5,7 @@
 
 import { isObject, type JsonObject } from '../json/is-object.ts';
 import { compareStrings } from './schema-nav.ts';
+import { DEEP_LEVELS, markDeep } from '../json/stringify.ts';
 
 export type PathElement =
   | { readonly field: string }
@@ -258,6 +259,9 @@ function withoutKeys<T>(m: Map<string, T>, drop: Map<string, unknown>): Map<stri
  * child map that comes out unchanged with their inputs, so that an operation costs what differs
  * (an Update's small change set against a 100,000-field set touches a handful of nodes).
  */
+/** How many levels the FieldsV1 object emit returned last has (toFieldsV1 reads it). */
+let emittedLevels = 0;
+
 export class FieldSet {
   constructor(
     readonly members: Map<string, PathElement> = new Map(),
@@ -427,13 +431,16 @@ export class FieldSet {
     return out;
   }
 
-  /** The FieldsV1 JSON object. */
+  /** The FieldsV1 JSON object (marked deep when nested deeper than DEEP_LEVELS: runtime/json/stringify.ts). */
   toFieldsV1(): JsonObject {
-    return this.emit(false);
+    const out = this.emit(false);
+    if (emittedLevels > DEEP_LEVELS) markDeep(out);
+    return out;
   }
 
   /** Members and children merged in PathElement order, each under its key (a member that has children: `.` first in them). */
   private emit(includeSelf: boolean): JsonObject {
+    let levels = 0; // of the deepest child emitted
     const out: JsonObject = {};
     const members = sortedKeys(this.members, memberPe);
     const children = sortedKeys(this.children, childPe);
@@ -452,10 +459,12 @@ export class FieldSet {
         const child = (this.children.get(children[ci]) as ChildNode).set;
         if (c === 0) out[children[ci]] = child.empty() ? FIELDS_V1_LEAF : child.emit(true);
         else if (!child.empty()) out[children[ci]] = child.emit(false);
+        if (!child.empty() && emittedLevels > levels) levels = emittedLevels;
         if (c === 0) mi++;
         ci++;
       }
     }
+    emittedLevels = levels + 1;
     return out;
   }
 

@@ -156,6 +156,38 @@ describe('updateManagedFields', () => {
     });
   }
 
+  // A request that carries the live entries unchanged (a patch, a PUT of what was read): when no field
+  // changes hands they are kept as they are (not decoded and encoded again); the answer is the one the
+  // full computation gives (forced here by entries that decode alike but differ: reversed, and one
+  // more with no fields, which the computation drops).
+  const csiNode = (names: string[], mf: ManagedFieldsEntry[]): Obj => ({
+    apiVersion: 'storage.cluster.io/v1',
+    kind: 'CSINode',
+    metadata: { name: 'n', managedFields: mf },
+    spec: { drivers: names.map((name) => ({ name, nodeID: `id-${name}` })) },
+  });
+  const driversOwned = (names: string[]): Obj => ({ 'f:spec': { 'f:drivers': { '.': {}, ...Object.fromEntries(names.map((n) => [`k:{"name":"${n}"}`, { '.': {}, 'f:name': {}, 'f:nodeID': {} }])) } } });
+  const live2 = [entry('alice', 'Apply', { 'f:data': { 'f:a': {} } }), entry('bob', 'Update', { 'f:data': { 'f:b': {} } })];
+  const unchangedOwnership: { name: string; kind: string; old: Obj; new: Obj; kept: boolean }[] = [
+    { name: 'a keyed list reordered', kind: 'CSINode', old: csiNode(['a', 'b', 'c'], [entry('kubelet', 'Update', driversOwned(['a', 'b', 'c']))]), new: csiNode(['c', 'b', 'a'], [entry('kubelet', 'Update', driversOwned(['a', 'b', 'c']))]), kept: true },
+    { name: 'the object unchanged', kind: 'ConfigMap', old: cm({ a: '1', b: '2' }, live2), new: cm({ a: '1', b: '2' }, live2), kept: true },
+    { name: 'a changed value (the updater takes it)', kind: 'ConfigMap', old: cm({ a: '1', b: '2' }, live2), new: cm({ a: 'x', b: '2' }, live2), kept: false },
+    { name: 'a removed key (its owner loses it)', kind: 'ConfigMap', old: cm({ a: '1', b: '2' }, live2), new: cm({ b: '2' }, live2), kept: false },
+  ];
+  for (const c of unchangedOwnership) {
+    it(`the request's own live entries: ${c.name}`, () => {
+      const opts: UpdateOptions = { manager: 'kubectl-edit', apiVersion: 'v1', now: T1 };
+      const fast = updateManagedFields(structuredClone(c.old), c.new, opts, kind(c.kind), defs);
+      const forced = structuredClone(c.new);
+      const meta = forced.metadata as Obj;
+      meta.managedFields = [...(meta.managedFields as ManagedFieldsEntry[])].reverse().concat(entry('nobody', 'Update', {}));
+      const full = updateManagedFields(structuredClone(c.old), forced, opts, kind(c.kind), defs);
+      const got = (fast.metadata as Obj).managedFields;
+      expect(got).toEqual((full.metadata as Obj).managedFields);
+      expect(got === (c.new.metadata as Obj).managedFields).toBe(c.kept);
+    });
+  }
+
   it('caps Update managers at 10, merging the oldest into ancient-changes', () => {
     const mf: ManagedFieldsEntry[] = [];
     const data: Obj = {};

@@ -6,6 +6,8 @@
 import type { FieldError, Schema } from '../schema/types.ts';
 import { FieldSet, goJson, type FieldPath } from './fieldpath.ts';
 import { isObject, type JsonObject } from '../json/is-object.ts';
+import { jsonEqual } from '../json/deep-equal.ts';
+import { isMarkedDeep, markDeep } from '../json/stringify.ts';
 import type { Definitions } from './schema-nav.ts';
 import { addedFieldsV1, compare, createTopType, TypedValueError, type Comparison } from './typed.ts';
 
@@ -329,6 +331,8 @@ export function withoutManagedFields(obj: unknown): JsonObject {
 }
 
 export function setManagedFields(obj: JsonObject, entries: ManagedFieldsEntry[]): void {
+  // an object with a deep FieldsV1 is deep itself: its JSON text takes the linear path (runtime/json/stringify.ts)
+  if (entries.some((e) => isMarkedDeep(e.fieldsV1))) markDeep(entries);
   if (!isObject(obj.metadata)) {
     if (entries.length === 0) return;
     obj.metadata = {};
@@ -367,6 +371,20 @@ function decodeLiveOrNew(oldObj: unknown, newObj: unknown, ignoreNew: boolean): 
 }
 
 /**
+ * The entries of an update whose request carries the live object's own entries unchanged (a patch,
+ * or a PUT of what was read): when no field changes hands they are what decoding and encoding them
+ * again would give, as every stored entry list is this module's encoding (valid, in upstream's
+ * order, at most the cap of Update managers, no empty set). Undefined when that cannot be told.
+ */
+function keepsLiveEntries(oldObj: unknown, newObj: unknown, opts: UpdateOptions): ManagedFieldsEntry[] | undefined {
+  if (oldObj === undefined || opts.subresource) return undefined;
+  const entries = getManagedFieldsOf(newObj);
+  if (!Array.isArray(entries) || entries.length === 0 || isResetManagedFields(entries)) return undefined;
+  if (entries.length > (opts.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS)) return undefined;
+  return jsonEqual(entries, getManagedFieldsOf(oldObj)) ? (entries as ManagedFieldsEntry[]) : undefined;
+}
+
+/**
  * Managed fields after an ordinary write (create: `oldObj` undefined; update; json/merge/strategic
  * patch), as upstream's fieldmanager Update: the manager takes the fields it added or changed
  * (from whoever owned them), removed fields leave every manager, managers left empty are
@@ -376,20 +394,37 @@ function decodeLiveOrNew(oldObj: unknown, newObj: unknown, ignoreNew: boolean): 
  * map-list element without its key) managedFields are removed, as upstream's UpdateNoErrors does.
  */
 export function updateManagedFields(oldObj: unknown, newObj: unknown, opts: UpdateOptions, schema: Schema | undefined, definitions: Definitions): JsonObject {
-  const managed = decodeLiveOrNew(oldObj, newObj, !!opts.subresource);
   const ignored = ignoredSet(opts.ignoredFields);
+  const kept = keepsLiveEntries(oldObj, newObj, opts);
+  let cmp: Comparison | undefined;
+  if (kept !== undefined) {
+    // compared first: when no field changes hands, the entries are the live ones, neither decoded nor encoded again
+    const next = withoutManagedFields(newObj);
+    try {
+      cmp = filterComparison(compare(withoutManagedFields(oldObj), next, schema, definitions), ignored);
+    } catch (err) {
+      if (err instanceof TypedValueError) return next;
+      throw err;
+    }
+    if (cmp.added.empty() && cmp.modified.empty() && cmp.removed.empty()) {
+      setManagedFields(next, kept);
+      return next;
+    }
+  }
+  const managed = decodeLiveOrNew(oldObj, newObj, !!opts.subresource);
   if (oldObj === undefined && managed.size === 0 && isObject(newObj) && Object.keys(newObj).length > 0 && createTopType(schema, definitions)) {
     const created = createdWithManagedFields(newObj, opts, schema, definitions, ignored);
     if (created) return created;
   }
   const live = withoutManagedFields(oldObj ?? {});
   const next = withoutManagedFields(newObj);
-  let cmp: Comparison;
-  try {
-    cmp = filterComparison(compare(live, next, schema, definitions), ignored);
-  } catch (err) {
-    if (err instanceof TypedValueError) return next;
-    throw err;
+  if (cmp === undefined) {
+    try {
+      cmp = filterComparison(compare(live, next, schema, definitions), ignored);
+    } catch (err) {
+      if (err instanceof TypedValueError) return next;
+      throw err;
+    }
   }
   const changed = cmp.modified.union(cmp.added);
   for (const [id, m] of managed) {

@@ -11,6 +11,7 @@ import type { Schema } from '../schema/types.ts';
 import { FIELDS_V1_LEAF, FieldSet, comparePathElements, pathToString, serializePathElement, type FieldPath, type PathElement } from './fieldpath.ts';
 import { jsonEqual } from '../json/deep-equal.ts';
 import { isObject, type JsonObject } from '../json/is-object.ts';
+import { DEEP_LEVELS, markDeep } from '../json/stringify.ts';
 import { compareStrings, itemSchema, resolveSchema, typeOf, type Definitions, type TypeNode } from './schema-nav.ts';
 
 /** An object that does not fit its schema for field tracking (upstream: ValidationErrors from typed). */
@@ -423,8 +424,12 @@ export function createTopType(schema: Schema | undefined, defs: Definitions): bo
 export function addedFieldsV1(obj: JsonObject, schema: Schema | undefined, defs: Definitions, ignored: FieldSet, strip: FieldSet): JsonObject | undefined {
   const ctx: Ctx = { defs };
   const t = typeOf(schema, defs);
+  emittedDeep = false;
   const out = emitFields(obj, Object.keys(obj), t.kind === 'untyped' ? 'granularUntyped' : t, ignored.empty() ? undefined : ignored, strip, false, [], ctx);
-  return out === SHARED_ELEMENT ? undefined : (out ?? {});
+  if (out === SHARED_ELEMENT) return undefined;
+  // a deep tree is serialized by the linear path (runtime/json/stringify.ts)
+  if (emittedDeep && out !== undefined) markDeep(out);
+  return out ?? {};
 }
 
 /** Two list items with one FieldsV1 key (or with equal path elements): compare is the reference. */
@@ -474,25 +479,30 @@ function emitUntyped(r: unknown): JsonObject {
   const rootKeys = entriesOf(r);
   if (rootKeys.length === 0) return FIELDS_V1_LEAF;
   const root: JsonObject = { '.': FIELDS_V1_LEAF };
-  const pending: [JsonObject, string[], JsonObject][] = [[r as JsonObject, rootKeys, root]];
+  const pending: [JsonObject, string[], JsonObject, number][] = [[r as JsonObject, rootKeys, root, 1]];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [value, keys, out] = next;
+    const [value, keys, out, levels] = next;
+    if (levels > DEEP_LEVELS) emittedDeep = true;
     for (const k of keys) {
       const child = value[k];
       const childKeys = entriesOf(child);
       const emitted: JsonObject = childKeys.length === 0 ? FIELDS_V1_LEAF : { '.': FIELDS_V1_LEAF };
       out[`f:${k}`] = emitted;
-      if (childKeys.length > 0) pending.push([child as JsonObject, childKeys, emitted]);
+      if (childKeys.length > 0) pending.push([child as JsonObject, childKeys, emitted, levels + 1]);
     }
   }
   return root;
 }
+
+/** Set by emitUntyped when it wrote a FieldsV1 tree nested deeper than DEEP_LEVELS (addedFieldsV1 then marks its result). */
+let emittedDeep = false;
 
 /**
  * The entries of a granular map's fields, in field-name order (PathElement order for fields);
  * `self`: the map is a member too, so a non-empty result starts with `.`.
  */
 function emitFields(rm: JsonObject, keys: string[], node: TypeNode | 'granularUntyped', ignored: FieldSet | undefined, strip: FieldSet | undefined, self: boolean, path: PathElement[], ctx: Ctx): Emitted {
+  if (path.length > DEEP_LEVELS) emittedDeep = true;
   let out: JsonObject | undefined;
   for (const f of keys.sort(compareStrings)) {
     const key = `f:${f}`;

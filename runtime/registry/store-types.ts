@@ -32,6 +32,8 @@ export interface WriteOptions {
   fieldManager?: string;
   /** The client's request, for admission (webhooks); absent for the server's own writes. */
   request?: AdmissionRequest;
+  /** Bytes of the request body the object was decoded from (POST, PUT): only an object from a body over the storage's bound is measured before the costly steps. */
+  bodyBytes?: number;
 }
 
 export interface UpdateOptions extends WriteOptions {

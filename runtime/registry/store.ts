@@ -93,6 +93,10 @@ export class Store implements StoreContext {
     return this.objects.converts;
   }
 
+  refuseOversized(obj: Obj, bodyBytes: number | undefined): void {
+    this.objects.refuseOversized(obj, bodyBytes);
+  }
+
   key(namespace: string | undefined, name: string): string {
     return this.objects.key(namespace, name);
   }

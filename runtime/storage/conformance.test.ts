@@ -141,6 +141,35 @@ describe.each(conformanceBackends)('storage conformance: $name', (backend: Confo
     }
   });
 
+  it("refuses a write over etcd's default --max-request-bytes (1.5 MiB) with TooLarge and writes nothing", async () => {
+    const max = 1.5 * 1024 * 1024;
+    // etcd counts its whole request (the key in its compare and its put, framing): a margin of 1 KiB below
+    const cases: { name: string; value: string; tooLarge: boolean }[] = [
+      { name: 'ASCII, 1 KiB under the bound', value: 'a'.repeat(max - 1024), tooLarge: false },
+      { name: 'ASCII, one byte over', value: 'a'.repeat(max + 1), tooLarge: true },
+      { name: 'two-byte UTF-8, under the bound in bytes', value: 'é'.repeat(max / 2 - 512), tooLarge: false },
+      { name: 'two-byte UTF-8, under it in characters but over it in bytes', value: 'é'.repeat(max / 2 + 1), tooLarge: true },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const key = k('big', `x${i}`);
+      const before = await s.currentRevision();
+      if (c.tooLarge) {
+        const e = await expectCode(s.create(key, c.value), 'TooLarge');
+        expect(e.message, c.name).toBe('etcdserver: request is too large');
+        expect((await s.get(key)).kv, c.name).toBeUndefined();
+        // an update over the bound leaves the stored value as it was
+        const rev = await s.create(key, 'small');
+        await expectCode(s.update(key, c.value, rev), 'TooLarge');
+        expect((await s.get(key)).kv?.value, c.name).toBe('small');
+        expect(await s.currentRevision(), `${c.name}: only the small create took a revision`).toBe(before + 1);
+      } else {
+        const rev = await s.create(key, c.value);
+        expect((await s.get(key)).kv?.value === c.value, c.name).toBe(true);
+        expect(await s.update(key, c.value, rev), c.name).toBe(rev + 1);
+      }
+    }
+  });
+
   it('get at a past revision sees the value as of then', async () => {
     const key = k('a', 'x');
     const r1 = await s.create(key, 'v1');

@@ -9,6 +9,7 @@ export * from './interface.ts';
 export type { AutoCompactionOptions } from './compactor.ts';
 export { MemoryStorage } from './memory.ts';
 export { SqliteStorage } from './sqlite.ts';
+export { DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
 
 export interface OpenStorageOptions {
   readonly kind: 'memory' | 'sqlite';
@@ -18,15 +19,17 @@ export interface OpenStorageOptions {
   readonly autoCompaction?: AutoCompactionOptions | false;
   /** sqlite only: default FULL. */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** The largest key plus value a write takes, as etcd's --max-request-bytes (default 1.5 MiB; 0: no bound). */
+  readonly maxRequestBytes?: number;
 }
 
 export function openStorage(options: OpenStorageOptions): Storage {
   switch (options.kind) {
     case 'memory':
-      return new MemoryStorage({ autoCompaction: options.autoCompaction });
+      return new MemoryStorage({ autoCompaction: options.autoCompaction, maxRequestBytes: options.maxRequestBytes });
     case 'sqlite':
       if (!options.dataDir) throw new Error('openStorage: sqlite needs dataDir');
-      return new SqliteStorage({ dataDir: options.dataDir, autoCompaction: options.autoCompaction, synchronous: options.synchronous });
+      return new SqliteStorage({ dataDir: options.dataDir, autoCompaction: options.autoCompaction, synchronous: options.synchronous, maxRequestBytes: options.maxRequestBytes });
     default: {
       const never: never = options.kind;
       throw new Error(`openStorage: unknown kind ${String(never)}`);

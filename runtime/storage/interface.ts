@@ -118,6 +118,8 @@ export interface StorageStats {
 
 export interface Storage {
   readonly kind: string;
+  /** The bound on one write's key and value (etcd's --max-request-bytes) where this process knows it; 0 or undefined: none known. */
+  readonly maxRequestBytes?: number;
   /** Create if absent. Resolves to the new revision; rejects with KeyExists (error.current holds the live value). */
   create(key: string, value: string): Promise<Revision>;
   /** Compare-and-swap on the key's mod revision. Rejects with NotFound or Conflict (error.current holds the live value). */

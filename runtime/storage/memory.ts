@@ -24,11 +24,14 @@ import {
   type WatchHandle,
   type WatchListener,
 } from './interface.ts';
+import { checkRequestSize, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
 
 export interface MemoryStorageOptions {
   /** false disables it; default keeps 5 minutes of history. */
   readonly autoCompaction?: AutoCompactionOptions | false;
+  /** The largest key plus value a write takes, as etcd's --max-request-bytes (default 1.5 MiB; 0: no bound). */
+  readonly maxRequestBytes?: number;
 }
 
 interface Version {
@@ -55,7 +58,11 @@ export class MemoryStorage implements Storage {
   private closed = false;
   private writes = 0;
 
+  /** etcd's bound on one write (request-size.ts); 0: none. */
+  readonly maxRequestBytes: number;
+
   constructor(options: MemoryStorageOptions = {}) {
+    this.maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.hub = new WatchHub({
       log: { readEvents: (p, after, upTo, limit) => this.readEvents(p, after, upTo, limit) },
       initialRevision: 0,
@@ -81,6 +88,7 @@ export class MemoryStorage implements Storage {
       this.checkOpen();
       validateKey(key);
       validateValue(value);
+      checkRequestSize(key, value, this.maxRequestBytes);
       const latest = this.latest(key);
       if (latest && latest.value !== undefined) {
         throw new StorageError('KeyExists', `key ${key} already exists`, { key, revision: this.rev, current: toKV(key, latest) });
@@ -94,6 +102,7 @@ export class MemoryStorage implements Storage {
       this.checkOpen();
       validateKey(key);
       validateValue(value);
+      checkRequestSize(key, value, this.maxRequestBytes);
       validateRevision('expectedRevision', expectedRevision, false);
       const latest = this.liveOrThrow(key, expectedRevision);
       return this.commit(key, value, latest, false).modRevision;

@@ -68,6 +68,24 @@ describe('sqlite storage', () => {
     expect(third.rowCount()).toBe(2); // a and c
   });
 
+  it('maxRequestBytes bounds the key and value of a write (0: no bound), in the same batch as writes it takes', async () => {
+    const key = '/core/configmaps/ns/x'; // 21 bytes
+    const cases: { maxRequestBytes: number; value: string; refused: boolean }[] = [
+      { maxRequestBytes: 100, value: 'a'.repeat(79), refused: false },
+      { maxRequestBytes: 100, value: 'a'.repeat(80), refused: true },
+      { maxRequestBytes: 100, value: 'ü'.repeat(40), refused: true }, // 40 characters, 80 bytes
+      { maxRequestBytes: 0, value: 'a'.repeat(2 * 1024 * 1024), refused: false },
+    ];
+    for (const c of cases) {
+      const { store } = fresh({ maxRequestBytes: c.maxRequestBytes });
+      const [small, big] = await Promise.allSettled([store.create('/core/configmaps/ns/small', 'v'), store.create(key, c.value)]);
+      expect(small.status).toBe('fulfilled');
+      if (c.refused) expect(big).toMatchObject({ status: 'rejected', reason: { code: 'TooLarge', message: 'etcdserver: request is too large' } });
+      else expect(big.status).toBe('fulfilled');
+      expect(await store.currentRevision()).toBe(c.refused ? 1 : 2);
+    }
+  });
+
   it('refuses a second open of the same directory while the first is open', async () => {
     const { dir, store } = fresh();
     await store.create('/core/x/y', '1');

@@ -44,6 +44,7 @@ import {
 } from './interface.ts';
 import { SortedKeyIndex } from './key-index.ts';
 import { LatestRowCache, type LatestRow } from './latest-row-cache.ts';
+import { checkRequestSize, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
 import { WalSync } from './wal-sync.ts';
 import { WatchHub, type EventLogPage } from './watch-hub.ts';
@@ -64,6 +65,8 @@ export interface SqliteStorageOptions {
   readonly compactionChunk?: number;
   /** Keys whose latest row is kept in memory for reads at the latest revision (default 10000; 0 disables). */
   readonly latestCacheSize?: number;
+  /** The largest key plus value a write takes, as etcd's --max-request-bytes (default 1.5 MiB; 0: no bound). */
+  readonly maxRequestBytes?: number;
 }
 
 const SCHEMA = `
@@ -126,6 +129,8 @@ export class SqliteStorage implements Storage {
   private readonly compactor: AutoCompactor | undefined;
   private readonly maxBatch: number;
   private readonly chunk: number;
+  /** etcd's bound on one write (request-size.ts); 0: none. */
+  readonly maxRequestBytes: number;
   private queue: Pending[] = [];
   private flushScheduled = false;
   private closed = false;
@@ -161,6 +166,7 @@ export class SqliteStorage implements Storage {
     this.path = join(options.dataDir, options.fileName ?? 'clusterspec.db');
     this.maxBatch = options.maxBatch ?? 2000;
     this.chunk = options.compactionChunk ?? 10000;
+    this.maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.latestRows = new LatestRowCache(options.latestCacheSize ?? 10000);
     this.walSync =
       (options.synchronous ?? 'FULL') === 'FULL'
@@ -257,6 +263,7 @@ export class SqliteStorage implements Storage {
     return this.enqueue(() => {
       validateKey(key);
       validateValue(value);
+      checkRequestSize(key, value, this.maxRequestBytes);
       return { op: 'create', key, value };
     }).then((r) => r.revision);
   }
@@ -265,6 +272,7 @@ export class SqliteStorage implements Storage {
     return this.enqueue(() => {
       validateKey(key);
       validateValue(value);
+      checkRequestSize(key, value, this.maxRequestBytes);
       validateRevision('expectedRevision', expectedRevision, false);
       return { op: 'update', key, value, expected: expectedRevision };
     }).then((r) => r.revision);

@@ -24,7 +24,7 @@ const manifestOf = (name: string) => JSON.parse(readFileSync(join(ROOT, 'package
 describe('what each package carries', () => {
   it.each([
     { name: 'toolchain', must: ['package/bin/clusterspec.mjs', 'package/dist/generators/cli.js', 'package/dist/generators/cli/main.js', 'package/dist/templates/validator.ts.tmpl'] },
-    { name: 'server', must: ['package/bin/clusterspec-server.mjs', 'package/dist/runtime/cli.js', 'package/dist/out/routes/index.js', 'package/dist/out/openapi/v2/swagger.json', 'package/dist/runtime/storage/wal-checkpoint-worker.js'] },
+    { name: 'server', must: ['package/bin/clusterspec-server.mjs', 'package/dist/runtime/cli.js', 'package/dist/out/routes/index.js', 'package/dist/out/openapi/v2/swagger.json', 'package/dist/runtime/storage/wal-checkpoint-worker.js', 'package/dist/runtime/http/decode/yaml-decode.worker.js'] },
   ])('$name: its compiled entry points, no TypeScript sources, no spec or tests', ({ name, must }) => {
     const files = filesOf(tarballs(packed).find((t) => t.includes(`clusterspec-${name}-`))!);
     for (const f of must) expect(files).toContain(f);

@@ -6,7 +6,8 @@
 //
 // One worker, started on first use and never keeping the process alive; requests queue on it.
 // When it cannot start or fails, nothing is kept and decodeYaml decodes on the request thread, as
-// it always did (a build without tsx, for one: the worker is TypeScript loaded through tsx).
+// it always did. The worker is yaml-decode.worker.ts: compiled (the server package, where this
+// module is JavaScript) the .js beside this one, from the TypeScript sources loaded through tsx.
 
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -40,14 +41,19 @@ let nextId = 0;
 const pending = new Map<number, (reply: OffloadReply) => void>();
 const waiting = new Map<string, Offloaded>();
 
-function startWorker(): Worker {
+/** The worker's entry: its compiled module beside this one, or (TypeScript sources) a boot that loads it through tsx. */
+export function workerEntry(moduleUrl: string): URL {
+  if (moduleUrl.endsWith('.js')) return new URL('./yaml-decode.worker.js', moduleUrl);
   // tsx's ESM API loads the TypeScript worker, in the server as in tests and benches
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const entry = new URL('./yaml-decode.worker.ts', import.meta.url).href;
-  const boot = `const { tsImport } = await import(${JSON.stringify(tsx)}); await tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)});`;
+  const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const entry = new URL('./yaml-decode.worker.ts', moduleUrl).href;
+  const boot = `const { tsImport } = await import(${JSON.stringify(tsx)}); await tsImport(${JSON.stringify(entry)}, ${JSON.stringify(moduleUrl)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+}
+
+function startWorker(): Worker {
   // the `yaml` library recurses per level; YAML bodies are pre-scanned to 500 levels, 4 MB of stack is ample
-  const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { resourceLimits: { stackSizeMb: 4 } });
-  w.unref();
+  const w = new Worker(workerEntry(import.meta.url), { resourceLimits: { stackSizeMb: 4 } });
   w.on('message', (reply: OffloadReply) => {
     const resolve = pending.get(reply.id);
     pending.delete(reply.id);
@@ -61,6 +67,8 @@ function startWorker(): Worker {
   };
   w.on('error', fail);
   w.on('exit', fail);
+  // after the listeners: a 'message' listener refs the worker's port again
+  w.unref();
   return w;
 }
 

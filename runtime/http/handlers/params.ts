@@ -67,11 +67,11 @@ export function includeObjectParam(q: URLSearchParams): IncludeObject {
   throw ApiError.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"`);
 }
 
-/** The decoded object body and its duplicate-key warnings (fieldValidation=Strict: 400 instead). */
-export async function objectBody(ctx: RequestContext, fieldValidation: FieldValidation): Promise<{ body: Obj; warnings: string[] }> {
+/** The decoded object body, its size and its duplicate-key warnings (fieldValidation=Strict: 400 instead). */
+export async function objectBody(ctx: RequestContext, fieldValidation: FieldValidation): Promise<{ body: Obj; bodyBytes: number; warnings: string[] }> {
   const buf = await readBody(ctx.req);
   const decoded = decodeObject(buf, ctx.req.headers['content-type'], ctx.store.descriptor.kind);
-  return { body: decoded.value as Obj, warnings: objectBodyWarnings(decoded, fieldValidation, ctx.store.descriptor.kind) };
+  return { body: decoded.value as Obj, bodyBytes: buf.length, warnings: objectBodyWarnings(decoded, fieldValidation, ctx.store.descriptor.kind) };
 }
 
 /** DeleteOptions from the body (when there is one) and the query, the query winning. */

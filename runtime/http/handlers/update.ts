@@ -9,12 +9,12 @@ import { renderObject, respond } from './render.ts';
 export async function update(ctx: RequestContext, subresource?: 'status'): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'UpdateOptions', ctx.req.headers['user-agent']);
-  const { body, warnings } = await objectBody(ctx, opts.fieldValidation);
+  const { body, bodyBytes, warnings } = await objectBody(ctx, opts.fieldValidation);
   // an update that creates (a strategy's AllowCreateOnUpdate) is a CREATE with CreateOptions, answered 201
   const request = admissionRequest(ctx, {
     CREATE: writeOptionsOf(ctx, 'CreateOptions', opts.dryRun),
     UPDATE: writeOptionsOf(ctx, 'UpdateOptions', opts.dryRun),
   });
-  const result = await ctx.store.update(namespaceOf(ctx), nameOf(ctx), body, { ...opts, subresource, request });
+  const result = await ctx.store.update(namespaceOf(ctx), nameOf(ctx), body, { ...opts, subresource, request, bodyBytes });
   respond(ctx, result.created ? 201 : 200, n, renderObject(ctx, n, result.object), [...warnings, ...result.warnings]);
 }

@@ -3,6 +3,7 @@
 import type { ResourceDescriptor } from '../../api/resource-descriptor.ts';
 import type { CompiledValidator, Schema } from '../../schema/types.ts';
 import type { Strategy } from '../strategy.ts';
+import type { Obj } from '../../api/object.ts';
 
 export interface ResourceContext {
   readonly descriptor: ResourceDescriptor;
@@ -16,4 +17,6 @@ export interface ResourceContext {
   readonly shapes: Record<string, Schema> | undefined;
   /** Custom resources (converted between versions): empty fields are kept as the schema allows. */
   readonly converts: boolean;
+  /** 413 when the object, from a request body of `bodyBytes`, is alone already over the storage's bound on one write (runtime/object-storage/stored-size.ts). */
+  refuseOversized?(obj: Obj, bodyBytes: number | undefined): void;
 }

@@ -17,6 +17,7 @@ export interface CreateStepOptions {
   fieldManager?: string;
   /** managedFields were set by server-side apply: keep them. */
   setsManagedFields?: boolean;
+  bodyBytes?: number;
 }
 
 export interface PreparedCreate {
@@ -52,6 +53,7 @@ export function beforeCreate(ctx: ResourceContext, body: Obj, namespace: string 
   ctx.strategy.prepareForCreate?.(body);
   ctx.validator.applyDefaults(body);
   if (ctx.hasStatus && isObj(body.status) && Object.keys(body.status).length === 0) delete body.status;
+  ctx.refuseOversized?.(body, opts.bodyBytes); // before validation and managedFields, the costly steps
   const errs = [...ctx.validator.validate(body), ...(ctx.strategy.validate?.(body) ?? [])];
   if (errs.length) throw ApiError.invalid({ group: ctx.descriptor.group, kind: ctx.descriptor.kind }, m.name ?? '', errs);
   if (ctx.shapes) dropEmptyOmitted(body, ctx.descriptor.shape ?? ctx.descriptor.kind, ctx.shapes, ctx.converts);

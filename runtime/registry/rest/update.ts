@@ -19,6 +19,7 @@ export interface UpdateStepOptions {
   subresource?: 'status';
   /** managedFields were set by server-side apply: keep them. */
   setsManagedFields?: boolean;
+  bodyBytes?: number;
 }
 
 export interface PreparedUpdate {
@@ -97,14 +98,18 @@ export function beforeUpdate(
     ctx.strategy.prepareForUpdate?.(body, old);
   }
   ctx.validator.applyDefaults(body);
+  // Before the generation and immutability comparisons with the stored object, which never holds them:
+  // upstream compares with apiequality.Semantic.DeepEqual, for which nil and empty maps and lists are equal.
+  if (ctx.shapes) dropEmptyOmitted(body, d.shape ?? d.kind, ctx.shapes, ctx.converts);
 
   if (d.generation && opts.subresource !== 'status' && specChanged(body, old, hasStatus)) {
     m.generation = (oldMeta.generation ?? 0) + 1;
   }
 
+  // before validation and managedFields, the costly steps (not when the object may be removed instead)
+  if (!oldMeta.deletionTimestamp) ctx.refuseOversized?.(body, opts.bodyBytes);
   const errs = [...ctx.validator.validateUpdate(body, old), ...(ctx.strategy.validateUpdate?.(body, old) ?? [])];
   if (errs.length) throw ApiError.invalid({ group: d.group, kind: d.kind }, name, errs);
-  if (ctx.shapes) dropEmptyOmitted(body, d.shape ?? d.kind, ctx.shapes, ctx.converts);
   const obj = opts.setsManagedFields ? body : trackManagedFields(ctx, old, body, opts.fieldManager ?? '', opts.subresource);
   const fin = metaOf(obj).finalizers;
   return { obj, warnings, remove: !!oldMeta.deletionTimestamp && (!fin || fin.length === 0) };
