@@ -36,7 +36,7 @@ export function admissionRequestOf(attrs: AdmissionAttributes, target: RequestTa
     request.dryRun = attrs.dryRun === true;
     request.options = attrs.options ?? null;
   } else {
-    if (attrs.dryRun) request.dryRun = true;
+    request.dryRun = attrs.dryRun === true; // upstream's CreateAdmissionRequest points DryRun at the value: always present
     if (attrs.options !== undefined && attrs.options !== null) request.options = attrs.options;
   }
   return request;

@@ -25,7 +25,7 @@ describe('match conditions', () => {
   it('the authorizer library is installed', () => expect(authorizerUnavailable).toBeUndefined());
   it('no conditions: match', () => expect(run([])).toEqual({ matches: true }));
   it('all TRUE: match', () =>
-    expect(run(["object.spec.attachRequired", "oldObject.spec.attachRequired == false", "request.operation == 'UPDATE'"])).toEqual({ matches: true }));
+    expect(run(["object.spec.attachRequired == true", "oldObject.spec.attachRequired == false", "request.operation == 'UPDATE'"])).toEqual({ matches: true }));
   it('any FALSE: skip (names the condition)', () =>
     expect(run(['true', "request.userInfo.username == 'bob'"])).toEqual({ matches: false, failedCondition: 'c1' }));
   it('FALSE wins over an error, under Fail', () => expect(run(['object.nope == 1', 'false'], 'Fail')).toEqual({ matches: false, failedCondition: 'c1' }));
@@ -33,13 +33,22 @@ describe('match conditions', () => {
     const r = run(['true', 'object.spec.missing == 1'], 'Fail');
     expect(r).toEqual({ matches: false, error: "expression 'object.spec.missing == 1' resulted in error: No such key: missing" });
   });
-  it('error with none FALSE, default policy is Fail', () => expect('error' in run(['object.spec.missing'])).toBe(true));
+  it('error with none FALSE, default policy is Fail', () => expect('error' in run(['object.spec.missing == 1'])).toBe(true));
   it('error with none FALSE, Ignore: skip without error', () => expect(run(['true', 'object.spec.missing == 1'], 'Ignore')).toEqual({ matches: false }));
   it('several errors aggregate', () => {
     const r = run(['object.x == 1', 'object.y == 1'], 'Fail');
     expect('error' in r && r.error.startsWith('[')).toBe(true);
   });
-  it('a non-bool dyn result is an error', () => expect('error' in run(['object.spec.n'], 'Fail')).toBe(true));
+  // upstream's CompileCELExpression wants the output type to be exactly bool (IsExactType): dyn is not.
+  it.each([
+    ['object.spec.n', 'must evaluate to bool but got dyn'],
+    ["object.metadata.labels['a']", 'must evaluate to bool but got dyn'],
+    ['oldObject', 'must evaluate to bool but got dyn'],
+    ['object.spec.attachRequired == true', undefined],
+    ['has(object.spec.n)', undefined],
+  ])('%s: compile error %s', (expression, want) => {
+    expect(compileMatchConditions([{ name: 'x', expression }]).conditions[0].compileError).toBe(want);
+  });
   it('a compile error (persisted configuration) is an error under Fail', () => {
     const r = run(['object.spec.(('], 'Fail');
     expect('error' in r && r.error.startsWith('compilation error:')).toBe(true);
@@ -47,6 +56,27 @@ describe('match conditions', () => {
   });
   it('non-bool types are rejected at compile time', () => {
     expect(compileMatchConditions([{ name: 'x', expression: "'s'" }]).conditions[0].compileError).toBe('must evaluate to bool but got string');
+  });
+  // upstream declares `request` as kubernetes.AdmissionRequest and `namespaceObject` as kubernetes.Namespace
+  it.each([
+    ['request.foo == 1', true],
+    ['request.uid == ""', true],
+    ['request.userInfo.username == 1', true],
+    ["request.kind.plural == 'x'", true],
+    ["request.userInfo.extra['k'] == ['v']", false],
+    ["namespaceObject.metadata.labels['team'] == 'a'", false],
+    ['namespaceObject.spec.nope == 1', true],
+  ])('%s: fails to compile %s', (expression, fails) => {
+    expect(compileMatchConditions([{ name: 'x', expression }]).conditions[0].compileError !== undefined).toBe(fails);
+  });
+  // upstream's CreateAdmissionRequest sets DryRun to a pointer: present (false) when not a dry run
+  it('request.dryRun is false, not absent, outside a dry run', () => {
+    expect(run(['request.dryRun == false', 'has(request.dryRun)'], 'Fail')).toEqual({ matches: true });
+    expect(run(['request.dryRun'], 'Fail', allowAllAuthorizer, { ...attrs, dryRun: true })).toEqual({ matches: true });
+  });
+  it('namespaceObject is unset for a webhook (upstream passes none): reading it is an error', () => {
+    expect('error' in run(["namespaceObject.metadata.name == 'x'"], 'Fail')).toBe(true);
+    expect(run(["namespaceObject.metadata.name == 'x'"], 'Ignore')).toEqual({ matches: false });
   });
   it('oldObject is null on CREATE, object is null on DELETE', () => {
     expect(run(['oldObject == null', 'object != null'], 'Fail', allowAllAuthorizer, { ...attrs, operation: 'CREATE', oldObject: null })).toEqual({ matches: true });

@@ -1,5 +1,5 @@
 // Webhook matchConditions (document 2, 2.5): CEL expressions over `object`, `oldObject`,
-// `request`, `authorizer` and `authorizer.requestResource`, compiled once per configuration
+// `request`, `namespaceObject`, `authorizer` and `authorizer.requestResource`, compiled once per configuration
 // version (the dispatcher keeps compiled conditions in its snapshot), evaluated per request.
 //
 // Semantics: any FALSE skips the webhook; all TRUE calls it; an error with none FALSE rejects
@@ -12,6 +12,7 @@
 // library is idempotent per environment), which removes the import-order dependency.
 
 import { CelEnvironment, jsonToDyn, PER_CALL_COST_LIMIT, type CompiledExpression } from '../cel/index.ts';
+import type { ObjectTypeDef } from '../cel/values.ts';
 import { installLibraries, type CelRegistrar } from '../cel/engine.ts';
 import { admissionRequestOf } from './admission-request.ts';
 import type {
@@ -169,16 +170,70 @@ try {
 // ---------------------------------------------------------------------------------------------
 // Compilation
 
+// The declared types of `request` and `namespaceObject`, as upstream's BuildRequestType and
+// BuildNamespaceType (k8s.io/apiserver/pkg/admission/plugin/cel/compile.go): `request.foo` or
+// `request.userInfo.username == 1` do not compile. `request` has no uid, object or oldObject.
+const TS = 'google.protobuf.Timestamp';
+const REQUEST_TYPE = 'kubernetes.AdmissionRequest';
+const GVK = 'kubernetes.GroupVersionKind';
+const GVR = 'kubernetes.GroupVersionResource';
+const USER_INFO = 'kubernetes.UserInfo';
+const MATCH_CONDITION_TYPES: ObjectTypeDef[] = [
+  { name: GVK, fields: { group: 'string', version: 'string', kind: 'string' } },
+  { name: GVR, fields: { group: 'string', version: 'string', resource: 'string' } },
+  { name: USER_INFO, fields: { username: 'string', uid: 'string', groups: 'list<string>', extra: 'map<string, list<string>>' } },
+  {
+    name: REQUEST_TYPE,
+    fields: {
+      kind: GVK, resource: GVR, subResource: 'string', requestKind: GVK, requestResource: GVR, requestSubResource: 'string',
+      name: 'string', namespace: 'string', operation: 'string', userInfo: USER_INFO, dryRun: 'bool', options: 'dyn',
+    },
+  },
+  { name: 'kubernetes.NamespaceSpec', fields: { finalizers: 'list<string>' } },
+  { name: 'kubernetes.NamespaceCondition', fields: { status: 'string', type: 'string', lastTransitionTime: TS, message: 'string', reason: 'string' } },
+  { name: 'kubernetes.NamespaceStatus', fields: { conditions: 'list<kubernetes.NamespaceCondition>', phase: 'string' } },
+  {
+    name: 'kubernetes.NamespaceMetadata',
+    fields: {
+      name: 'string', generateName: 'string', namespace: 'string', labels: 'map<string, string>', annotations: 'map<string, string>',
+      UID: 'string', creationTimestamp: TS, deletionGracePeriodSeconds: 'int', deletionTimestamp: TS, generation: 'int',
+      resourceVersion: 'string', finalizers: 'list<string>',
+    },
+  },
+  { name: 'kubernetes.Namespace', fields: { metadata: 'kubernetes.NamespaceMetadata', spec: 'kubernetes.NamespaceSpec', status: 'kubernetes.NamespaceStatus' } },
+];
+/** The fields of `request` that hold objects of a declared type (the rest are plain values). */
+const REQUEST_OBJECT_FIELDS: Record<string, string> = { kind: GVK, resource: GVR, requestKind: GVK, requestResource: GVR, userInfo: USER_INFO };
+
 let envCache: CelEnvironment | null = null;
 function matchConditionEnv(): CelEnvironment {
   if (envCache) return envCache;
-  const variables: Record<string, string> = { object: 'dyn', oldObject: 'dyn', request: 'map<string, dyn>' };
+  // namespaceObject compiles as upstream's; webhooks are given none, so it is null when evaluated
+  const variables: Record<string, string> = { object: 'dyn', oldObject: 'dyn', request: REQUEST_TYPE, namespaceObject: 'kubernetes.Namespace' };
   if (authorizerUnavailable === undefined) {
     variables.authorizer = `${T}.Authorizer`;
     variables['authorizer.requestResource'] = `${T}.ResourceCheck`;
   }
-  envCache = new CelEnvironment({ variables });
+  envCache = new CelEnvironment({ variables, types: MATCH_CONDITION_TYPES });
   return envCache;
+}
+
+/** The `request` variable as a value of its declared type (absent fields stay absent: has() is false). */
+function celRequestValue(request: Record<string, unknown>): unknown {
+  const env = matchConditionEnv();
+  const typed = new (env.objectClass(REQUEST_TYPE))();
+  for (const [k, v] of Object.entries(request)) {
+    if (k === 'uid') continue; // not a field of upstream's request type
+    const objectType = REQUEST_OBJECT_FIELDS[k];
+    if (objectType === undefined || v === null || typeof v !== 'object') {
+      typed.set(k, jsonToDyn(v));
+      continue;
+    }
+    const nested = new (env.objectClass(objectType))();
+    for (const [nk, nv] of Object.entries(v as Record<string, unknown>)) nested.set(nk, jsonToDyn(nv));
+    typed.set(k, nested);
+  }
+  return typed;
 }
 
 export interface CompiledMatchCondition {
@@ -202,7 +257,8 @@ export function compileMatchConditions(conditions: readonly MatchCondition[] | u
     compileStats.expressions++;
     try {
       const program = matchConditionEnv().compile(c.expression);
-      if (program.type !== 'bool' && program.type !== 'dyn') {
+      // upstream (CompileCELExpression) wants exactly bool: a dyn result, such as `object.spec.enabled`, is refused too
+      if (program.type !== 'bool') {
         // upstream's wording, with cel-go's spelling of parameterized types (list(int), not list<int>)
         const got = program.type.replaceAll('<', '(').replaceAll('>', ')');
         out.push({ name: c.name, expression: c.expression, compileError: `must evaluate to bool but got ${got}` });
@@ -296,7 +352,8 @@ function bindVariables(input: MatchConditionInput, attrs: AdmissionAttributes): 
   const vars: Record<string, unknown> = {
     object: jsonToDyn(attrs.object ?? null),
     oldObject: jsonToDyn(attrs.oldObject ?? null),
-    request: jsonToDyn(celRequestOf(attrs, input.resource, input.kind)),
+    request: celRequestValue(celRequestOf(attrs, input.resource, input.kind)),
+    namespaceObject: null,
   };
   if (authorizerUnavailable === undefined && input.authorizer) {
     const a = new CelAuthorizer(input.authorizer, attrs.userInfo);

@@ -34,6 +34,10 @@ const cases: Case[] = [
   { name: 'label selector, limit above the matches', params: { labelSelector: 'tier=web', limit: 50 }, pages: [WEB] },
   { name: 'inverse selector, limit 3', params: { labelSelector: 'tier!=web', limit: 3 }, pages: [['cm-03', 'cm-07', 'cm-11'], ['cm-15']] },
   { name: 'field selector, limit 2', params: { fieldSelector: 'metadata.name!=cm-01', limit: 2 }, pages: chunk(NAMES.filter((n) => n !== 'cm-01'), 2) },
+  // upstream's store reads the single key a metadata.name selector names (MatchesSingle): no continue
+  { name: 'field selector pinning the name, limit 1', params: { fieldSelector: 'metadata.name=cm-01', limit: 1 }, pages: [['cm-01']] },
+  { name: 'field selector pinning the name and more, limit 1', params: { fieldSelector: 'metadata.name=cm-01,metadata.namespace=default', limit: 1 }, pages: [['cm-01']] },
+  { name: 'field selector pinning a missing name, limit 1', params: { fieldSelector: 'metadata.name=nope', limit: 1 }, pages: [[]] },
   { name: 'no selector, limit 5', params: { limit: 5 }, pages: chunk(NAMES, 5), firstRemaining: 11 },
   { name: 'no selector, no limit', params: {}, pages: [NAMES] },
 ];

@@ -33,6 +33,17 @@ export class Selection {
     return !this.labels.empty || !this.fields.empty;
   }
 
+  /**
+   * True when upstream's store reads a single key for this selection (SelectionPredicate.MatchesSingle
+   * and the store's KeyFunc): the field selector pins metadata.name and the key's namespace is known
+   * (a cluster-scoped resource, the request's namespace, or one metadata.namespace pins). Such a list
+   * has at most one item and never a continue token.
+   */
+  readsOneKey(namespaced: boolean, namespace: string | undefined): boolean {
+    if (this.fields.exactValue('metadata.name') === undefined) return false;
+    return !namespaced || !!namespace || this.fields.exactValue('metadata.namespace') !== undefined;
+  }
+
   matches(obj: Obj): boolean {
     if (!this.labels.empty && !this.labels.matches(metaOf(obj).labels)) return false;
     if (!this.fields.empty && !this.fields.matches(this.fieldsOf(obj))) return false;

@@ -142,6 +142,25 @@ describe('client fidelity (issue 13)', () => {
     }
   });
 
+  // The stored PV lacks the empty map and list the file carries; upstream's immutability check of the
+  // volume source compares with apiequality.Semantic (nil and empty equal), so these are no changes.
+  it.runIf(!!KUBECTL)('3. kubectl diff, apply and replace of the file a PV was created from are accepted (empty volumeAttributes)', async () => {
+    const file = join(work, 'pv-empties.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: fidelity-pv-empties\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  mountOptions: []\n  csi: {driver: csi.example.com, volumeHandle: h1, volumeAttributes: {}}\n',
+    );
+    const cache = join(work, 'cache');
+    const created = await runKubectl(s.kubeconfig, cache, ['create', '-f', file]);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    for (const args of [['diff', '-f', file], ['diff', '--server-side', '-f', file], ['replace', '-f', file], ['apply', '-f', file]]) {
+      const r = await runKubectl(s.kubeconfig, cache, args);
+      expect(r.stderr, args.join(' ')).not.toContain('immutable');
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+  });
+
   it.runIf(!!KUBECTL)('4. YAML answers read back by kubectl (go-yaml v2) as they were sent: every YAML 1.1 scalar, as values and keys', async () => {
     const data: Record<string, string> = {};
     YAML_SCALARS.forEach(([scalar], i) => (data[`v${i}`] = scalar));

@@ -130,7 +130,9 @@ export async function list(ctx: StoreContext, namespace: string | undefined, par
     metadata: { resourceVersion: String(revision) },
     items,
   };
-  if (limit && more && lastKey !== undefined) {
+  // upstream gets the one key a name-pinning field selector names: no further page (MatchesSingle)
+  const oneKey = !params.continue && sel.readsOneKey(ctx.descriptor.namespaced, namespace);
+  if (limit && more && lastKey !== undefined && !oneKey) {
     out.metadata.continue = encodeContinue(revision, keyAfter(lastKey).slice(prefix.length));
     if (!sel.filters && !inconsistentContinue) out.metadata.remainingItemCount = remaining;
   }
