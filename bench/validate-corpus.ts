@@ -2,15 +2,23 @@
 // CEL, positions for findings) over a generated corpus of 10,000 manifests in 1,000 multi-document
 // YAML files, against a baseline that reads the same files, parses them with `yaml` and runs Ajv
 // (structural checks only, from out/openapi/v3/all.json). Rounds are interleaved; medians printed.
+// The comparison is per CPU second in one thread (-j 1); with --jobs N (default: the CLI's) it also
+// runs -j N, whose worker threads start cold each round as in a CLI run, per wall second beside it.
+// Options: --files N, --per-file N, --rounds N, --jobs N.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { runValidation } from '../runtime/validate/run.ts';
+import { runValidationParallel, workersFor } from '../runtime/validate/parallel.ts';
+import { fastManifests } from '../runtime/validate/fast-yaml.ts';
+import { collectInputs } from '../runtime/validate/inputs.ts';
 import * as validators from '../out/validators/index.ts';
+import { defaultJobs } from '../generators/cli/commands/validate.ts';
+import { validatorsModule } from '../generators/cli/commands/validate-validators.ts';
 import { textReporter } from '../generators/cli/reporters/text.ts';
 import { arg } from './cli-options.ts';
 
@@ -18,6 +26,7 @@ const root = join(import.meta.dirname, '..');
 const FILES = Number(arg('files', '1000'));
 const PER_FILE = Number(arg('per-file', '10'));
 const ROUNDS = Number(arg('rounds', '3'));
+const JOBS = Number(arg('jobs', String(defaultJobs())));
 
 type Obj = Record<string, unknown>;
 
@@ -108,12 +117,29 @@ function baseline(dir: string, ajv?: Map<string, (o: unknown) => boolean>): { re
   return { resources, invalid, ms: performance.now() - started };
 }
 
-/** What `clusterspec validate DIR` does, timed from reading the folder to the rendered report. */
+const runOptions = (dir: string) => ({ validators, operands: [dir], crdDirs: [], strict: false, maxFileBytes: 32 * 1024 * 1024, readStdin: () => '' });
+
+/** What `clusterspec validate -j 1 DIR` does, timed from reading the folder to the rendered report. */
 function ours(dir: string): { resources: number; invalid: number; ms: number } {
   const started = performance.now();
-  const report = runValidation({ validators, operands: [dir], crdDirs: [], strict: false, maxFileBytes: 32 * 1024 * 1024, readStdin: () => '' });
+  const report = runValidation(runOptions(dir));
   textReporter.render(report, { summary: true, toolVersion: 'bench' });
   return { resources: report.results.length, invalid: report.results.filter((r) => r.verdict !== 'valid').length, ms: performance.now() - started };
+}
+
+/** What `clusterspec validate -j JOBS DIR` does (workers started and stopped within), in wall milliseconds. */
+async function oursParallel(dir: string): Promise<{ resources: number; threads: number; ms: number }> {
+  const started = performance.now();
+  const report = await runValidationParallel(runOptions(dir), { jobs: JOBS, validatorsModule });
+  textReporter.render(report, { summary: true, toolVersion: 'bench' });
+  return { resources: report.results.length, threads: report.threads ?? 1, ms: performance.now() - started };
+}
+
+/** Our reading alone: the files read and parsed by the validator's YAML reader (the scanner, then its fallbacks). */
+function oursReading(dir: string): { ms: number } {
+  const started = performance.now();
+  for (const input of collectInputs([dir])) if (input.kind === 'file') fastManifests(readFileSync(input.abs, 'utf8'));
+  return { ms: performance.now() - started };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -134,7 +160,8 @@ function onCpu<T extends { ms: number }>(run: () => T): T & { wallMs: number } {
 const dir = mkdtempSync(join(tmpdir(), 'clusterspec-corpus-'));
 try {
   const total = writeCorpus(dir);
-  console.log(`one thread each, interleaved, on a machine with ${cpus().length} CPUs`);
+  const workers = workersFor(JOBS, collectInputs([dir]), { maxFileBytes: 32 * 1024 * 1024 });
+  console.log(`on a machine with ${cpus().length} CPUs (available parallelism ${availableParallelism()}); -j 1 in one thread, and -j ${JOBS}: this thread and up to ${workers} worker${workers === 1 ? '' : 's'} (by the corpus's size)`);
   console.log(`corpus: ${total} manifests in ${FILES} files (${PER_FILE} documents each) under ${dir}`);
   const ajv = ajvByKind();
   // Warm both paths once (module loading, validator compilation) on a tenth of the corpus before timing.
@@ -142,22 +169,43 @@ try {
   baseline(join(dir, 'team-0'), ajv);
   const oursRates: number[] = [];
   const baseRates: number[] = [];
+  const oursWallRates: number[] = [];
+  const baseWallRates: number[] = [];
+  const parallelWallRates: number[] = [];
   const parseShares: number[] = [];
+  const baseParseShares: number[] = [];
+  let threads = 1;
   for (let round = 0; round < ROUNDS; round++) {
     const b = onCpu(() => baseline(dir, ajv));
     const o = onCpu(() => ours(dir));
+    const r = onCpu(() => oursReading(dir));
     const p = onCpu(() => baseline(dir));
     baseRates.push(b.resources / (b.ms / 1000));
     oursRates.push(o.resources / (o.ms / 1000));
-    parseShares.push(p.ms / o.ms);
-    console.log(`round ${round + 1} (CPU ms, wall ms): clusterspec validate ${o.resources} resources (${o.invalid} invalid) in ${o.ms.toFixed(0)} (${o.wallMs.toFixed(0)}); yaml+Ajv ${b.resources} resources (${b.invalid} invalid by Ajv) in ${b.ms.toFixed(0)} (${b.wallMs.toFixed(0)}); reading and parsing alone ${p.ms.toFixed(0)} (${p.wallMs.toFixed(0)})`);
+    baseWallRates.push(b.resources / (b.wallMs / 1000));
+    oursWallRates.push(o.resources / (o.wallMs / 1000));
+    parseShares.push(r.ms / o.ms);
+    baseParseShares.push(p.ms / b.ms);
+    let line = `round ${round + 1} (CPU ms, wall ms): clusterspec validate -j 1 ${o.resources} resources (${o.invalid} invalid) in ${o.ms.toFixed(0)} (${o.wallMs.toFixed(0)}); yaml+Ajv ${b.resources} resources (${b.invalid} invalid by Ajv) in ${b.ms.toFixed(0)} (${b.wallMs.toFixed(0)}); our reading alone ${r.ms.toFixed(0)} (${r.wallMs.toFixed(0)}); yaml's alone ${p.ms.toFixed(0)} (${p.wallMs.toFixed(0)})`;
+    if (JOBS > 1) {
+      const j = await oursParallel(dir);
+      threads = j.threads;
+      parallelWallRates.push(j.resources / (j.ms / 1000));
+      line += `; -j ${JOBS} in ${j.ms.toFixed(0)} wall on ${j.threads} thread${j.threads === 1 ? '' : 's'}`;
+    }
+    console.log(line);
   }
   const ourRate = median(oursRates);
   const baseRate = median(baseRates);
-  console.log(`clusterspec validate (full validation): ${ourRate.toFixed(0)} resources per CPU second`);
-  console.log(`baseline yaml + Ajv (structural only):  ${baseRate.toFixed(0)} resources per CPU second`);
-  console.log(`ratio ours / baseline: ${(ourRate / baseRate).toFixed(2)} (target >= 1.00)`);
-  console.log(`reading and parsing YAML alone is ${(median(parseShares) * 100).toFixed(0)}% of our time (the rest: pruning, defaults, every rule and CEL, positions of findings)`);
+  console.log(`clusterspec validate -j 1 (full validation): ${ourRate.toFixed(0)} resources per CPU second`);
+  console.log(`baseline yaml + Ajv (structural only):       ${baseRate.toFixed(0)} resources per CPU second`);
+  console.log(`ratio ours -j 1 / baseline: ${(ourRate / baseRate).toFixed(2)} (target >= 1.00)`);
+  if (JOBS > 1) {
+    const baseWall = median(baseWallRates);
+    console.log(`per wall second: -j 1 ${median(oursWallRates).toFixed(0)} (ratio ${(median(oursWallRates) / baseWall).toFixed(2)}), -j ${JOBS} ${median(parallelWallRates).toFixed(0)} (ratio ${(median(parallelWallRates) / baseWall).toFixed(2)}; ${threads} thread${threads === 1 ? '' : 's'} validated in the last round), baseline ${baseWall.toFixed(0)}`);
+    console.log(`  (-j ${JOBS}'s workers start cold each round, as in a CLI run, beside a warm main thread; wall time counts other processes' turns on a shared machine)`);
+  }
+  console.log(`reading and parsing YAML is ${(median(parseShares) * 100).toFixed(0)}% of our time (our reader; the rest: pruning, defaults, every rule and CEL, positions of findings), and ${(median(baseParseShares) * 100).toFixed(0)}% of the baseline's (yaml's parser)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // A manifest file's documents, parsed with positions kept: a broken document is reported and the
 // ones after it are still read; duplicate keys are recorded (strict decoding reports them).
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import { pathOfKeyAt, type PathSegment, type Position } from './positions.ts';
 
 /** What validation needs of a document: its data, its problems, where it and (for a List) its items start. */
@@ -13,6 +13,8 @@ export interface DocumentValue {
   position: Position;
   /** Where each item of `items` starts, when the document has a list of items (a List). */
   itemPositions?: Position[];
+  /** The document's own text, [start, end) of the file's, its first line numbered `line` (the scanner's reading): findings are placed by parsing it alone. */
+  span?: { start: number; end: number; line: number };
 }
 
 export interface ParsedDocument extends DocumentValue {
@@ -56,4 +58,23 @@ export function parseManifests(text: string): ParsedFile {
     documents.push(parsed);
   }
   return { lines, documents };
+}
+
+/** A document's YAML nodes, which place findings: `lines` turns their offsets into the file's lines and columns. */
+export interface LocatedDocument {
+  doc: Document;
+  lines: Pick<LineCounter, 'linePos'>;
+  /** Where a finding goes when no node is found. */
+  start: number;
+}
+
+/** The nodes of one document of a file parsed apart from the others, from its span (the scanner's): positions are the file's. */
+export function parseDocumentAlone(text: string, span: NonNullable<DocumentValue['span']>): LocatedDocument {
+  const lines = new LineCounter();
+  const doc = parseDocument(text.slice(span.start, span.end), { lineCounter: lines, intAsBigInt: false });
+  const linePos = (offset: number): { line: number; col: number } => {
+    const p = lines.linePos(offset);
+    return { line: p.line + span.line - 1, col: p.col };
+  };
+  return { doc, lines: { linePos }, start: 0 };
 }

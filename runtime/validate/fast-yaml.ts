@@ -1,10 +1,13 @@
-// A faster reading of plain manifests: from yaml's concrete syntax tree straight to data, without
-// building the document model (nodes, then toJS), which is half of the library's parsing time. Only
-// what manifests use is read here: block and flow maps and lists, plain, quoted and block scalars
-// under the YAML 1.2 core schema. Anything else (anchors, aliases, tags, merge keys, complex keys,
-// directives, duplicate keys, errors) returns undefined, and the file is parsed in full (documents.ts).
+// The fast paths of manifest reading: the scanner (manifest-scanner.ts) first; for what it declines,
+// yaml's concrete syntax tree straight to data, without building the document model (nodes, then
+// toJS), which is half of the library's parsing time. Only what manifests use is read here: block and
+// flow maps and lists, plain, quoted and block scalars under the YAML 1.2 core schema. Anything else
+// (anchors, aliases, tags, merge keys, complex keys, directives, duplicate keys, errors) returns
+// undefined, and the file is parsed in full (documents.ts).
 import { CST, LineCounter, Parser } from 'yaml';
+import { plainScalar } from './core-schema.ts';
 import type { DocumentValue } from './documents.ts';
+import { scanManifests } from './manifest-scanner.ts';
 
 class Unsupported extends Error {}
 
@@ -19,35 +22,13 @@ function checkProps(tokens: readonly SourceToken[] | undefined): void {
   for (const t of tokens) if (!IGNORABLE.has(t.type)) throw new Unsupported(t.type);
 }
 
-const INT = /^[-+]?[0-9]+$/;
-const OCT = /^0o[0-7]+$/;
-const HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
-
-/** A plain scalar under the core schema, as the yaml library resolves it. */
-function plain(s: string): unknown {
-  switch (s) {
-    case '': case '~': case 'null': case 'Null': case 'NULL': return null;
-    case 'true': case 'True': case 'TRUE': return true;
-    case 'false': case 'False': case 'FALSE': return false;
-    case '.inf': case '.Inf': case '.INF': case '+.inf': case '+.Inf': case '+.INF': return Infinity;
-    case '-.inf': case '-.Inf': case '-.INF': return -Infinity;
-    case '.nan': case '.NaN': case '.NAN': return NaN;
-  }
-  if (INT.test(s)) return parseInt(s, 10);
-  if (OCT.test(s)) return parseInt(s.slice(2), 8);
-  if (HEX.test(s)) return parseInt(s.slice(2), 16);
-  if (FLOAT.test(s)) return parseFloat(s);
-  return s;
-}
-
 function scalar(token: Token): unknown {
   if ('end' in token) checkProps(token.end);
   const r = CST.resolveAsScalar(token, true, () => {
     throw new Unsupported('scalar error');
   });
   if (!r) throw new Unsupported(token.type);
-  return token.type === 'scalar' ? plain(r.value) : r.value;
+  return token.type === 'scalar' ? plainScalar(r.value) : r.value;
 }
 
 function key(token: Token | null | undefined): string {
@@ -56,7 +37,7 @@ function key(token: Token | null | undefined): string {
   if (token.source.includes('\n')) throw new Unsupported('multi-line key');
   const v = scalar(token);
   // A key the full parser would read as something other than the same string (1 vs "1", null, true): let it.
-  if (typeof v !== 'string' || v === '<<') throw new Unsupported('non-string key');
+  if (typeof v !== 'string' || v === '<<' || v === '__proto__') throw new Unsupported('non-string key');
   return v;
 }
 
@@ -118,8 +99,13 @@ function value(token: Token | null | undefined, text: string): unknown {
   }
 }
 
-/** The documents of a file read on the fast path, or undefined when the full parser must read it. */
+/** The documents of a file read on a fast path, or undefined when the full parser must read it. */
 export function fastManifests(text: string): DocumentValue[] | undefined {
+  return scanManifests(text) ?? treeManifests(text);
+}
+
+/** The documents of a file read from yaml's concrete syntax tree, or undefined. */
+export function treeManifests(text: string): DocumentValue[] | undefined {
   const lines = new LineCounter();
   const at = (offset: number): { line: number; column: number } => {
     const p = lines.linePos(offset);

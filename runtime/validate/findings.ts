@@ -67,6 +67,8 @@ export interface RunReport {
   durationMs: number;
   /** Set when a validator failed unexpectedly (exit status 3). */
   internalError: boolean;
+  /** Threads that validated inputs (this one and the workers that took a chunk: parallel.ts); absent means one. */
+  threads?: number;
 }
 
 export function countVerdicts(results: readonly Result[]): Record<Verdict, number> {

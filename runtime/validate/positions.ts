@@ -74,7 +74,8 @@ export function nodeAt(doc: Document, base: readonly PathSegment[], path: readon
   return best;
 }
 
-export function positionOf(node: Node | undefined, lines: LineCounter, fallbackOffset: number): Position {
+/** `lines`: a LineCounter, or anything that turns offsets into lines and columns (a document parsed apart from its file). */
+export function positionOf(node: Node | undefined, lines: Pick<LineCounter, 'linePos'>, fallbackOffset: number): Position {
   const offset = node?.range?.[0] ?? fallbackOffset;
   const p = lines.linePos(offset);
   return { line: p.line, column: p.col };

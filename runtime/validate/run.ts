@@ -4,13 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Document } from 'yaml';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { FieldError } from '../schema/types.ts';
 import { builtinCheckers, checkerKey, crdCheckers, CRD_KEY, type Checker, type GeneratedValidators, type Obj } from './checkers.ts';
 import { isObject } from '../json/is-object.ts';
 import { asClusterCrd, isCrdObject } from './crd-flavor.ts';
-import { parseManifests, type DocumentValue, type ParsedFile } from './documents.ts';
+import { parseDocumentAlone, parseManifests, type DocumentValue, type LocatedDocument, type ParsedFile } from './documents.ts';
 import { fastManifests } from './fast-yaml.ts';
 import { INPUT_REASONS, type Finding, type InputReason, type ObjectRef, type Result, type RunReport } from './findings.ts';
 import { collectInputs, type Input } from './inputs.ts';
@@ -34,16 +33,39 @@ export interface RunOptions {
 
 export const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-/** A file being validated: its name, and its full parse (with the YAML nodes that locate findings), made once when first needed. */
+/** The files and results of a chunk of inputs, and whether a validator failed on one of them. */
+export interface ChunkResult {
+  files: string[];
+  results: Result[];
+  internalError: boolean;
+}
+
+/** A file being validated: its name, its full parse (made once when first needed), and the nodes of a document. */
 interface Source {
   file: string;
   full(): ParsedFile;
+  locate(d: DocumentValue): LocatedDocument;
 }
 
-const sourceOf = (file: string, parse: () => ParsedFile): Source => {
+function sourceOf(file: string, text: string): Source {
   let parsed: ParsedFile | undefined;
-  return { file, full: () => (parsed ??= parse()) };
-};
+  const alone = new Map<number, LocatedDocument>();
+  const full = (): ParsedFile => (parsed ??= parseManifests(text));
+  return {
+    file,
+    full,
+    locate(d) {
+      if (d.span && !parsed) {
+        let located = alone.get(d.index);
+        // The scanner read the file: its document alone is parsed (one of ten when one of ten has findings).
+        if (!located) alone.set(d.index, (located = parseDocumentAlone(text, d.span)));
+        return located;
+      }
+      const p = full().documents[d.index];
+      return { doc: p.doc, lines: full().lines, start: p.start };
+    },
+  };
+}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -84,7 +106,17 @@ export class Validation {
     const started = performance.now();
     this.prepare();
     this.validateInputs(collectInputs(this.opts.operands, this.cwd));
+    return this.report(started);
+  }
+
+  /** What the run found: every result so far; `started` is when it began (performance.now()). */
+  report(started: number): RunReport {
     return { strict: this.opts.strict, files: this.files, results: this.results, durationMs: performance.now() - started, internalError: this.internalError };
+  }
+
+  /** The inputs the operands name (directories walked), relative to the run's folder. */
+  inputs(): Input[] {
+    return collectInputs(this.opts.operands, this.cwd);
   }
 
   /** Reads the CRDs of --crds (their problems become results) and the old objects of --old. */
@@ -97,11 +129,30 @@ export class Validation {
     for (const input of inputs) this.validateInput(input);
   }
 
+  /** Validates `inputs` on their own and hands back what they gave (a chunk of a run spread over threads: parallel.ts). */
+  validateChunk(inputs: readonly Input[]): ChunkResult {
+    const files = this.files.length;
+    const results = this.results.length;
+    const failedBefore = this.internalError;
+    this.internalError = false;
+    this.validateInputs(inputs);
+    const chunk = { files: this.files.splice(files), results: this.results.splice(results), internalError: this.internalError };
+    this.internalError = failedBefore || chunk.internalError;
+    return chunk;
+  }
+
+  /** Adds a chunk's files and results after those so far (in the order of the inputs). */
+  addChunk(chunk: ChunkResult): void {
+    this.files.push(...chunk.files);
+    for (const r of chunk.results) this.results.push(r);
+    if (chunk.internalError) this.internalError = true;
+  }
+
   /** Reads and parses an input; undefined (reported) when it cannot be read. */
   private readInput(input: Input): { source: Source; documents: DocumentValue[] } | undefined {
     const text = this.readText(input);
     if (text === undefined) return undefined;
-    const source = sourceOf(input.path, () => parseManifests(text));
+    const source = sourceOf(input.path, text);
     // Most manifests are read on the fast path; the full parse runs only for a file that needs it or has findings.
     return { source, documents: fastManifests(text) ?? source.full().documents };
   }
@@ -214,7 +265,7 @@ export class Validation {
     }
     let result;
     try {
-      result = checker.check(object, this.olds.get(identityKey(object)));
+      result = checker.check(object, this.olds.size ? this.olds.get(identityKey(object)) : undefined);
     } catch (e) {
       this.internalError = true;
       this.documentProblem(source, d, 'InternalError', `the validator failed: ${(e as Error).message}`, undefined, base, ref);
@@ -229,15 +280,28 @@ export class Validation {
     duplicates: DocumentValue['duplicates'] = [],
   ): void {
     const ref = refOf(object);
+    // Most objects have nothing to report: no findings to build, no positions to look up.
+    const findings = errors.length || unknownFields.length || duplicates.length || warning ? this.findingsOf(source, d, base, ref, errors, unknownFields, warning, duplicates) : [];
+    const pos = objectPosition(d, base);
+    this.results.push({
+      file: source.file, document: d.index, ...pos, ...ref, qualifiedKind,
+      verdict: findings.some((f) => f.severity === 'error') ? 'invalid' : 'valid',
+      findings,
+    });
+  }
+
+  private findingsOf(
+    source: Source, d: DocumentValue, base: PathSegment[], ref: ObjectRef, errors: FieldError[], unknownFields: string[], warning: string | undefined,
+    duplicates: DocumentValue['duplicates'],
+  ): Finding[] {
     const at = (field: string, key = false): Position => {
-      const full = source.full();
-      const parsed = full.documents[d.index];
-      return positionOf(nodeAt(parsed.doc as Document, base, parseFieldPath(field), key), full.lines, parsed.start);
+      const located = source.locate(d);
+      return positionOf(nodeAt(located.doc, base, parseFieldPath(field), key), located.lines, located.start);
     };
     const finding = (field: string, reason: string, severity: Finding['severity'], message: string, pos = at(field)): Finding =>
       ({ file: source.file, document: d.index, ...pos, ...ref, field, reason, severity, message });
     const loose = this.opts.strict ? 'error' : 'warning';
-    const findings: Finding[] = [
+    return [
       ...errors.map((e) => finding(e.field, e.reason, 'error', e.message)),
       ...unknownFields.map((p) => finding(p, 'UnknownField', loose, `unknown field ${JSON.stringify(p)}`, at(p, true))),
       ...duplicates.map((x) => {
@@ -246,12 +310,6 @@ export class Validation {
       }),
       ...(warning ? [finding('', 'DeprecatedVersion', 'warning', warning)] : []),
     ];
-    const pos = objectPosition(d, base);
-    this.results.push({
-      file: source.file, document: d.index, ...pos, ...ref, qualifiedKind,
-      verdict: findings.some((f) => f.severity === 'error') ? 'invalid' : 'valid',
-      findings,
-    });
   }
 
   private documentProblem(source: Source, d: DocumentValue, reason: InputReason, message: string, pos?: Position, base: PathSegment[] = [], ref: ObjectRef = {}): void {
