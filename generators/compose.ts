@@ -13,6 +13,7 @@ export class ComposeError extends Error {}
 
 export async function compose(model: Model, generators: Generator[]): Promise<OutputFile[]> {
   const pool = formatPool();
+  if (!pool.remembers) pool.start(); // prettier loads while the first generators run
   // Code goes to the format worker as soon as its generator returns it, so that formatting runs while
   // the next generators do; an async generator (the types, compiled in the worker) runs on meanwhile.
   const dispatch = (files: OutputFile[]): Array<{ path: string; done: Promise<OutputFile> }> =>

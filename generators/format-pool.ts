@@ -59,18 +59,32 @@ interface PoolWorker {
 
 export class FormatError extends Error {}
 
+/** Outputs of earlier runs by a key of their whole input (format-cache.ts): a hit is not sent to the worker. */
+export interface FormatMemo {
+  keyOf(input: string): string;
+  get(key: string): string | undefined;
+  set(key: string, output: string): void;
+}
+
 class FormatPool {
-  private readonly workers: PoolWorker[];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private memo: FormatMemo | undefined;
 
-  constructor(size: number) {
+  /** Undefined until the first file is sent, or until start(). */
+  private workers: PoolWorker[] | undefined;
+
+  constructor(private readonly size: number) {}
+
+  /** Starts the workers (loading prettier) if they are not running: early, so that they load while the generators do. */
+  start(): void {
+    if (this.workers) return;
     const workerData = {
       prettier: import.meta.resolve('prettier'),
       typesCompiler: createRequire(import.meta.url).resolve('json-schema-to-typescript'),
       options: PRETTIER_OPTIONS,
     };
-    this.workers = Array.from({ length: size }, () => {
+    this.workers = Array.from({ length: this.size }, () => {
       // No execArgv: a worker needs neither tsx nor the parent's loader hooks, only prettier.
       const w: PoolWorker = { thread: new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] }), queued: 0, inFlight: 0 };
       w.thread.on('message', (reply: Reply) => this.settle(reply));
@@ -81,18 +95,43 @@ class FormatPool {
     });
   }
 
+  /** Outputs are looked up in `memo` first and recorded there (npm run generate with its cache); undefined stops that. */
+  useMemo(memo: FormatMemo | undefined): void {
+    this.memo = memo;
+  }
+
+  /** Whether a memo may answer: then the workers start on the first miss rather than beforehand. */
+  get remembers(): boolean {
+    return this.memo !== undefined;
+  }
+
   format(content: string): Promise<string> {
-    return this.send({ content }, content.length);
+    return this.remembered(`format\n${content}`, () => this.send({ content }, content.length));
   }
 
   /** The types json-schema-to-typescript compiles from `schema`, with `suffix` appended, formatted. */
   compileTypes(job: TypesJob): Promise<string> {
-    return this.send({ types: job }, JSON.stringify(job.schema).length);
+    const input = JSON.stringify(job);
+    return this.remembered(`types\n${input}`, () => this.send({ types: job }, input.length));
+  }
+
+  private remembered(input: string, run: () => Promise<string>): Promise<string> {
+    const memo = this.memo;
+    if (!memo) return run();
+    const key = memo.keyOf(input);
+    const hit = memo.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return run().then((output) => {
+      memo.set(key, output);
+      return output;
+    });
   }
 
   private send(message: { content: string } | { types: TypesJob }, size: number): Promise<string> {
-    if (!this.workers.length) return Promise.reject(new FormatError('no format worker is running'));
-    const worker = this.workers.reduce((a, b) => (b.queued < a.queued ? b : a));
+    this.start();
+    const workers = this.workers ?? [];
+    if (!workers.length) return Promise.reject(new FormatError('no format worker is running'));
+    const worker = workers.reduce((a, b) => (b.queued < a.queued ? b : a));
     const id = this.nextId++;
     worker.queued += size;
     if (worker.inFlight++ === 0) worker.thread.ref();
@@ -118,8 +157,8 @@ class FormatPool {
 
   /** A worker that failed or stopped takes no more files; the files it had fail. */
   private retire(worker: PoolWorker, err: Error): void {
-    const at = this.workers.indexOf(worker);
-    if (at >= 0) this.workers.splice(at, 1);
+    const at = this.workers?.indexOf(worker) ?? -1;
+    if (at >= 0) this.workers?.splice(at, 1);
     for (const [id, job] of this.pending) {
       if (job.worker !== worker) continue;
       this.pending.delete(id);
@@ -138,7 +177,7 @@ let pool: FormatPool | undefined;
  */
 const WORKERS = 1;
 
-/** The process's pool, started on first use; call early so that the worker loads prettier while the generators load. */
+/** The process's pool; its workers start on the first file sent, or on start() (early, so that prettier loads while the generators do). */
 export function formatPool(): FormatPool {
   pool ??= new FormatPool(WORKERS);
   return pool;

@@ -1,9 +1,10 @@
-// Reads spec/, checks that every file parses and every $ref resolves, and builds the Model.
-// Errors are collected (not thrown one by one) so a run reports every problem at once.
+// Reads spec/, checks that every file parses and every $ref names a shape of a spec file, and
+// builds the Model. Errors are collected (not thrown one by one) so a run reports every problem at once.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseDocument, isNode, type Document } from 'yaml';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+import $RefParser, { type FileInfo } from '@apidevtools/json-schema-ref-parser';
+import { fastManifests } from '../../runtime/validate/fast-yaml.ts';
 import type { Schema } from '../../runtime/schema/types.ts';
 import { cellFormatters } from '../../runtime/printers/index.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
@@ -15,7 +16,9 @@ type Path = Array<string | number>;
 interface SpecFile {
   file: string; // relative to the repository root
   abs: string;
-  doc: Document;
+  src: string;
+  /** yaml's document model, with positions: built when a file is read in full, or when a position is first asked for. */
+  doc?: Document;
   data: Record<string, Json>;
   /** Offsets where each line starts, for error positions. */
   lineStarts: number[];
@@ -39,7 +42,6 @@ export async function loadSpec(root: string, options: LoadOptions = {}): Promise
   const specDir = options.specDir ?? join(root, 'spec');
   const problems: SpecProblem[] = [];
   const files = readSpecFiles(root, specDir, problems, options.libraryFiles ?? []);
-  const byAbs = new Map(files.map((f) => [f.abs, f]));
   const lineOf = (file: string, path: Path): number | undefined => {
     const f = files.find((x) => x.file === file);
     return f ? lineIn(f, path) : undefined;
@@ -79,12 +81,16 @@ export async function loadSpec(root: string, options: LoadOptions = {}): Promise
     }
   }
 
-  // Rewrite every $ref to the canonical `#/components/schemas/<Name>` form (ref-parser reads the files itself).
+  // Before the rewrite below: ref-parser follows the $refs as written; a file it cannot load ends the run here.
+  await checkRefsResolve(root, specDir, files, problems);
+  if (problems.length) throw new SpecError(problems);
+
+  // Rewrite every $ref to the canonical `#/components/schemas/<Name>` form.
   for (const f of files) {
     walk(f.data, [], (node, path) => {
       const ref = node.$ref;
       if (typeof ref !== 'string') return;
-      const target = refTarget(f, ref, byAbs);
+      const target = refTarget(ref);
       if ('error' in target) problem(f, [...path, '$ref'], target.error);
       else if (!shapes.has(target.name)) problem(f, [...path, '$ref'], `no shape ${target.name} at ${ref}`);
       else node.$ref = `#/components/schemas/${target.name}`;
@@ -92,7 +98,6 @@ export async function loadSpec(root: string, options: LoadOptions = {}): Promise
   }
 
   if (problems.length) throw new SpecError(problems);
-  await checkRefsResolve(root, specDir, files, problems);
 
   const api = files.find((f) => f.abs === resolve(specDir, 'api.yaml'));
   if (!api) throw new SpecError([{ file: relative(root, join(specDir, 'api.yaml')), path: '', message: 'missing: the API description file' }]);
@@ -135,19 +140,27 @@ function readSpecFiles(root: string, specDir: string, problems: SpecProblem[], l
       continue;
     }
     const src = readFileSync(abs, 'utf8');
-    const doc = parseDocument(src, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length) {
-      for (const e of doc.errors) problems.push({ file, path: '', message: `YAML: ${e.message.split('\n')[0]}`, line: e.linePos?.[0]?.line });
-      continue;
+    // The common case, one plain document, is read straight from the syntax tree (fast-yaml.ts, the
+    // same values); anything else (anchors, duplicate keys, errors...) by the full parser and its checks.
+    const fast = fastManifests(src);
+    let doc: Document | undefined;
+    let data: Json;
+    if (fast?.length === 1 && isRecord(fast[0].value)) data = fast[0].value;
+    else {
+      doc = parseSpecDocument(src);
+      if (doc.errors.length) {
+        for (const e of doc.errors) problems.push({ file, path: '', message: `YAML: ${e.message.split('\n')[0]}`, line: e.linePos?.[0]?.line });
+        continue;
+      }
+      data = doc.toJS({ maxAliasCount: 100 }) as Json;
     }
-    const data = doc.toJS({ maxAliasCount: 100 }) as Json;
     if (!isRecord(data)) {
       problems.push({ file, path: '', message: 'a spec file must be a YAML map (an OpenAPI 3.0 document)' });
       continue;
     }
     const lineStarts = [0];
     for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1);
-    const f: SpecFile = { file, abs, doc, data, lineStarts };
+    const f: SpecFile = { file, abs, src, doc, data, lineStarts };
     if (data.openapi !== '3.0.3') problems.push({ file, path: 'openapi', message: 'must be "3.0.3"', line: lineIn(f, ['openapi']) });
     files.push(f);
   }
@@ -155,35 +168,58 @@ function readSpecFiles(root: string, specDir: string, problems: SpecProblem[], l
 }
 
 /**
- * Lets @apidevtools/json-schema-ref-parser load every file that a $ref names, reporting each that
- * cannot be read or parsed; the pointers themselves were checked against the shapes above.
+ * Lets @apidevtools/json-schema-ref-parser follow every $ref of every spec file, given the files as
+ * already parsed above (no second read or parse), and reports each $ref naming a file that is not
+ * one of them; the pointers themselves are checked against the shapes (refTarget).
  */
 async function checkRefsResolve(root: string, specDir: string, files: SpecFile[], problems: SpecProblem[]): Promise<void> {
+  const byAbs = new Map(files.map((f) => [f.abs, f]));
+  const fileAt = (url: string): SpecFile | undefined => byAbs.get(resolve(decodeURI(url.replace(/^file:\/\//, ''))));
   const index = { files: files.map((f) => ({ $ref: relative(specDir, f.abs) })) };
-  try {
-    await $RefParser.resolve(join(specDir, 'index.json'), index, { continueOnError: true, resolve: { http: false } });
-  } catch (err) {
-    const group = err as { errors?: Array<{ message: string; source?: string; path?: Path | null }> };
-    if (!group.errors) throw err;
-    for (const e of group.errors) {
-      const abs = e.source ? resolve(e.source.replace(/^file:\/\//, '')) : specDir;
-      const f = files.find((x) => x.abs === abs);
-      const path = (e.path ?? []).map((p) => (typeof p === 'string' && /^\d+$/.test(p) ? Number(p) : p));
-      problems.push({
-        file: f ? f.file : relative(root, abs),
-        path: formatPath(path),
-        message: `broken $ref: ${e.message}`,
-        line: f ? lineIn(f, path) : undefined,
-      });
-    }
+  const $refs = await $RefParser.resolve(join(specDir, 'index.json'), index, {
+    // a file that cannot be loaded becomes its $ref's value (a ResolverError naming where the $ref is), so every one is reported
+    continueOnError: true,
+    resolve: {
+      http: false,
+      file: false,
+      spec: {
+        order: 1,
+        canRead: true,
+        read: (file: FileInfo) => {
+          if (!fileAt(file.url)) throw new Error('not a spec file');
+          return '';
+        },
+      },
+    },
+    parse: { spec: { order: 1, canParse: true, parse: (file: FileInfo) => fileAt(file.url)?.data } },
+  });
+  for (const [url, value] of Object.entries($refs.values())) {
+    if (!(value instanceof Error)) continue;
+    const e = value as Error & { source?: string; path?: Path | null };
+    const f = e.source ? fileAt(e.source) : undefined;
+    const path = (e.path ?? []).map((p) => (typeof p === 'string' && /^\d+$/.test(p) ? Number(p) : p));
+    problems.push({
+      file: f ? f.file : relative(root, specDir),
+      path: formatPath([...path, '$ref']),
+      message: `${refWritten(f, path) ?? relative(root, url.replace(/^file:\/\//, ''))}: no such spec file`,
+      line: f ? lineIn(f, path) : undefined,
+    });
   }
-  if (problems.length) throw new SpecError(problems);
 }
 
-function refTarget(f: SpecFile, ref: string, byAbs: Map<string, SpecFile>): { name: string } | { error: string } {
-  const [filePart, pointer = ''] = ref.split('#');
-  const target = filePart ? byAbs.get(resolve(dirname(f.abs), filePart)) : f;
-  if (!target) return { error: `${ref}: no such spec file` };
+/** The $ref as written at `path` of a spec file (read before the canonical rewrite). */
+function refWritten(f: SpecFile | undefined, path: Path): string | undefined {
+  let node: Json | undefined = f?.data;
+  for (const key of path) node = Array.isArray(node) ? node[Number(key)] : node !== undefined && isRecord(node) ? node[key] : undefined;
+  const ref = node !== undefined && isRecord(node) ? node.$ref : undefined;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+const parseSpecDocument = (src: string): Document => parseDocument(src, { prettyErrors: true, uniqueKeys: true });
+
+/** The shape a $ref names (its file was loaded by checkRefsResolve; shape names are global). */
+function refTarget(ref: string): { name: string } | { error: string } {
+  const pointer = ref.split('#')[1] ?? '';
   const m = /^\/components\/schemas\/([^/]+)$/.exec(pointer);
   if (!m) return { error: `${ref}: a $ref must point at #/components/schemas/<Name>` };
   return { name: m[1] };
@@ -366,6 +402,7 @@ export function isRecord(v: Json): v is Record<string, Json> {
 }
 
 function lineIn(f: SpecFile, path: Path): number | undefined {
+  f.doc ??= parseSpecDocument(f.src);
   for (let n = path.length; n >= 0; n--) {
     const node = f.doc.getIn(path.slice(0, n), true);
     if (isNode(node) && node.range) return lineFromOffset(f.lineStarts, node.range[0]);

@@ -1,5 +1,7 @@
 // The generation cache: the key changes with any input (spec, generators, templates, runtime,
-// package-lock.json) and not with tests or other files; an entry gives back exactly the files stored.
+// package.json, tsconfig.json, package-lock.json, the installed libraries) and not with tests or
+// other files; spec/ is read from the root and the rest from the toolchain when they differ; an
+// entry gives back exactly the files stored.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +31,11 @@ describe('generation cache', () => {
     { name: 'a template', file: 'templates/validator.ts.tmpl', changes: true },
     { name: 'the runtime the generators compile with', file: 'runtime/schema/compile.ts', changes: true },
     { name: 'package-lock.json (prettier and the other libraries)', file: 'package-lock.json', changes: true },
+    { name: 'tsconfig.json (how the sources load)', file: 'tsconfig.json', changes: true },
+    { name: 'the installed libraries (npm\'s node_modules/.package-lock.json)', file: 'node_modules/.package-lock.json', changes: true },
+    { name: 'the manifest of a library the generation loads (prettier)', file: 'node_modules/prettier/package.json', changes: true },
+    { name: 'the manifest of a library it does not load', file: 'node_modules/left-pad/package.json', changes: false },
+    { name: 'the cache itself', file: 'node_modules/.cache/clusterspec/generate-x.json', changes: false },
     { name: 'a test', file: 'runtime/schema/compile.test.ts', changes: false },
     { name: 'a file outside the inputs', file: 'README.md', changes: false },
   ])('$name: the key changes: $changes', ({ file, changes }) => {
@@ -41,6 +48,25 @@ describe('generation cache', () => {
     write('templates/validator.ts.tmpl', '{{header}}\n');
     write('runtime/schema/compile.ts', 'export {};\n');
     write('package-lock.json', '{}\n');
+  });
+
+  it('reads spec/ from the root and everything else from the toolchain when they differ', () => {
+    const project = mkdtempSync(join(tmpdir(), 'clusterspec-cache-project-'));
+    try {
+      mkdirSync(join(project, 'spec'));
+      writeFileSync(join(project, 'spec', 'api.yaml'), 'openapi: 3.0.3\n');
+      const key = inputHash(project, root);
+      expect(key).not.toBe(inputHash(project));
+      writeFileSync(join(project, 'package-lock.json'), '{"changed": true}\n'); // the project's own: not the toolchain's
+      expect(inputHash(project, root)).toBe(key);
+      write('generators/index.ts', '// changed\n');
+      expect(inputHash(project, root)).not.toBe(key);
+      write('generators/index.ts', 'export {};\n');
+      writeFileSync(join(project, 'spec', 'api.yaml'), 'openapi: 3.0.3\ninfo: {}\n');
+      expect(inputHash(project, root)).not.toBe(key);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('gives back exactly the stored files, and keeps only the newest entry', () => {

@@ -2,10 +2,9 @@
 // documents, CRDs and the rest of the artifact kinds; --check compares instead of writing.
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SpecError } from '../../model/spec-error.ts';
-import { ComposeError } from '../../compose.ts';
 import type { OutputFile } from '../../output.ts';
 import { emitOutput } from '../emit.ts';
+import { reportGenerationError } from '../generation-error.ts';
 import { ConfigError, resolveProject, type ProjectSettings, type ResolvedProject } from '../../project/config.ts';
 import { generateProject } from '../../project/pipeline.ts';
 import { crdObjectRules } from '../platform-validators.ts';
@@ -30,18 +29,7 @@ Settings file keys: spec, crds, out, crdFlavor, platformShapes (paths relative t
 A spec error prints <file>:<line>: <path>: <problem>, exits 1 and leaves OUT untouched.
 `;
 
-/** A spec, CRD or composition problem: the message names file, line and path; the output folder is untouched. */
-export function reportGenerationError(io: CliIO, err: unknown, label: string): number | undefined {
-  if (err instanceof SpecError) {
-    io.stderr(`spec error${err.problems.length > 1 ? 's' : ''} (${label}/ left unchanged):\n${err.message}\n`);
-    return EXIT.invalid;
-  }
-  if (err instanceof ComposeError) {
-    io.stderr(`generation error (${label}/ left unchanged): ${err.message}\n`);
-    return EXIT.invalid;
-  }
-  return undefined;
-}
+export { reportGenerationError };
 
 const VALUE_FLAGS = ['--spec', '--crds', '--out', '--config', '--crd-flavor'] as const;
 
