@@ -31,21 +31,23 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a ConfigMap: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a ConfigMap: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
   const s3 = S['ObjectMeta']!;
   const sf10 = H.stringFormat('byte')!;
   const k11 = 'byte';
   const ok12 = H.fastSyntax['configMapKey']!;
-  const ok17 = H.fastSyntax['configMapKey']!;
+  function kok13(o: any): boolean {
+    for (const k in o) if (hop.call(o, k) && !ok12(k)) return false;
+    return true;
+  }
+  const k19 = ['data', 'binaryData'];
   function f42(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -71,9 +73,9 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     if (!sf10(y9)) H.strFormat(c, H.pb(c.pathAt(d + 1), k8), y9, k11);
                   }
                 }
-                if (!H.isObject(y6) || !H.keysOk(y6, ok12)) {
+                if (!H.isObject(y6) || !kok13(y6)) {
                   c.len = d + 1;
-                  r1(y6, ov7, c);
+                  R[1](y6, ov7, c);
                 }
               }
             }
@@ -83,20 +85,20 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               const y3: any = x[k1];
               if (!(typeof y3 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'kind'), y3, 'string');
             } else if (k1 === 'data') {
-              const y13: any = x[k1];
-              const ov14: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y14: any = x[k1];
+              const ov15: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'data';
               c.kinds[d] = 0;
-              if (!(typeof y13 === 'object' && y13 !== null && !Array.isArray(y13)))
-                H.typeErr(c, c.pathAt(d + 1), y13, 'object');
+              if (!(typeof y14 === 'object' && y14 !== null && !Array.isArray(y14)))
+                H.typeErr(c, c.pathAt(d + 1), y14, 'object');
               else {
-                for (const k15 in y13) {
-                  const y16: any = y13[k15];
-                  if (!(typeof y16 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k15), y16, 'string');
+                for (const k16 in y14) {
+                  const y17: any = y14[k16];
+                  if (!(typeof y17 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k16), y17, 'string');
                 }
-                if (!H.isObject(y13) || !H.keysOk(y13, ok17)) {
+                if (!H.isObject(y14) || !kok13(y14)) {
                   c.len = d + 1;
-                  r2(y13, ov14, c);
+                  R[2](y14, ov15, c);
                 }
               }
             }
@@ -110,7 +112,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
@@ -122,17 +124,21 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
         }
       }
-      c.len = d;
-      r3(x, o, c);
-      c.len = d;
-      r4(x, o, c);
+      if (!(!H.isObject(H.at(x, 'data')) || !H.isObject(H.at(x, 'binaryData')))) {
+        c.len = d;
+        R[3](x, o, c);
+      }
+      if (!H.surelyWithin(x, k19, 1048576, false)) {
+        c.len = d;
+        R[4](x, o, c);
+      }
       if (c.update) {
         c.len = d;
-        r5(x, o, c);
+        R[5](x, o, c);
       }
     }
     c.len = d;
-    r6(x, o, c);
+    R[6](x, o, c);
   }
   return f42;
 }

@@ -31,15 +31,14 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSIDriver: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a CSIDriver: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
   const s3 = S['ObjectMeta']!;
   const k13 = ': supported values: "File", "None", "ReadWriteOnceWithFSType"';
   const nf15 = H.numberFormat('int64')!;
@@ -47,6 +46,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const nf29 = H.numberFormat('int64')!;
   const k30 = 'int64';
   const k35 = ': supported values: "Persistent", "Ephemeral"';
+  function cg38(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -71,7 +77,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             s3(y4, undefined, c, d + 1);
             if (!H.noFinalizers(y4)) {
               c.len = d + 1;
-              r0(y4, ov5, c);
+              R[0](y4, ov5, c);
             }
             break;
           }
@@ -96,7 +102,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       else {
                         if (c.update) {
                           c.len = d + 2;
-                          r1(y10, ov11, c);
+                          R[1](y10, ov11, c);
                         }
                       }
                     } else if (k9 === 'podInfoOnMount') {
@@ -164,9 +170,9 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             }
                           }
                         }
-                        if (!H.fewerThanTwo(y22)) {
+                        if (!H.distinctBy(y22, 'audience')) {
                           c.len = d + 2;
-                          r2(y22, ov23, c);
+                          R[2](y22, ov23, c);
                         }
                       }
                     }
@@ -231,7 +237,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                         if (y31.length > 1 && H.setHasDup(y31)) H.setDupErr(c, c.pathAt(d + 2), y31);
                         if (c.update) {
                           c.len = d + 2;
-                          r3(y31, ov32, c);
+                          R[3](y31, ov32, c);
                         }
                       }
                     }
@@ -247,7 +253,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     : undefined;
                 if (c.update) {
                   c.len = d + 2;
-                  r1(undefined, ov36, c);
+                  R[1](undefined, ov36, c);
                 }
               }
               if (!hop.call(y6, 'volumeLifecycleModes')) {
@@ -259,11 +265,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     : undefined;
                 if (c.update) {
                   c.len = d + 2;
-                  r3(undefined, ov37, c);
+                  R[3](undefined, ov37, c);
                 }
               }
-              c.len = d + 1;
-              r4(y6, ov7, c);
+              if (c.celBudget !== Infinity || !cg38(y6)) {
+                c.len = d + 1;
+                R[4](y6, ov7, c);
+              }
             }
             break;
           }
@@ -272,7 +280,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
     }
     c.len = d;
-    r5(x, o, c);
+    R[5](x, o, c);
   }
   return f52;
 }

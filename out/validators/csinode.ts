@@ -31,24 +31,33 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSINode: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a CSINode: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
   const s3 = S['ObjectMeta']!;
   const k14 = ['name'];
   const nf25 = H.numberFormat('int32')!;
   const k26 = 'int32';
-  const ok29 = H.fastSyntax['dns1123Subdomain']!;
+  function cg27(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok30 = H.fastSyntax['dns1123Subdomain']!;
+  function cg33(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   function f50(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -73,7 +82,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             s3(y4, undefined, c, d + 1);
             if (!H.noFinalizers(y4)) {
               c.len = d + 1;
-              r0(y4, ov5, c);
+              R[0](y4, ov5, c);
             }
             break;
           }
@@ -128,8 +137,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                           H.typeErr(c, c.pathAt(d + 5), y23, 'integer');
                                         else {
                                           if (!nf25(y23)) H.numFormat(c, c.pathAt(d + 5), y23, k26);
-                                          c.len = d + 5;
-                                          r1(y23, ov24, c);
+                                          if (c.celBudget !== Infinity || !cg27(y23)) {
+                                            c.len = d + 5;
+                                            R[1](y23, ov24, c);
+                                          }
                                         }
                                         break;
                                       }
@@ -139,54 +150,58 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                 break;
                               }
                               case 'name': {
-                                const y27: any = y13[k18];
-                                const ov28: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                                const y28: any = y13[k18];
+                                const ov29: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'name';
                                 c.kinds[d + 3] = 0;
-                                if (!(typeof y27 === 'string')) H.typeErr(c, c.pathAt(d + 4), y27, 'string');
+                                if (!(typeof y28 === 'string')) H.typeErr(c, c.pathAt(d + 4), y28, 'string');
                                 else {
-                                  if (y27.length > 63 && H.runeCount(y27) > 63) H.maxLen(c, c.pathAt(d + 4), 63);
-                                  if (!H.surelyNonEmpty(y27)) {
+                                  if (y28.length > 63 && H.runeCount(y28) > 63) H.maxLen(c, c.pathAt(d + 4), 63);
+                                  if (!H.surelyNonEmpty(y28)) {
                                     c.len = d + 4;
-                                    r2(y27, ov28, c);
+                                    R[2](y28, ov29, c);
                                   }
-                                  if (typeof y27 !== 'string' || !ok29(y27)) {
+                                  if (typeof y28 !== 'string' || !ok30(y28)) {
                                     c.len = d + 4;
-                                    r3(y27, ov28, c);
+                                    R[3](y28, ov29, c);
                                   }
                                 }
                                 break;
                               }
                               case 'nodeID': {
-                                const y30: any = y13[k18];
-                                const ov31: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                                const y31: any = y13[k18];
+                                const ov32: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'nodeID';
                                 c.kinds[d + 3] = 0;
-                                if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 4), y30, 'string');
+                                if (!(typeof y31 === 'string')) H.typeErr(c, c.pathAt(d + 4), y31, 'string');
                                 else {
-                                  if (!H.surelyNonEmpty(y30)) {
+                                  if (!H.surelyNonEmpty(y31)) {
                                     c.len = d + 4;
-                                    r4(y30, ov31, c);
+                                    R[4](y31, ov32, c);
                                   }
-                                  c.len = d + 4;
-                                  r5(y30, ov31, c);
+                                  if (c.celBudget !== Infinity || !cg33(y31)) {
+                                    c.len = d + 4;
+                                    R[5](y31, ov32, c);
+                                  }
                                 }
                                 break;
                               }
                               case 'topologyKeys': {
-                                const y32: any = y13[k18];
-                                const ov33: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                                const y34: any = y13[k18];
+                                const ov35: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                 c.segs[d + 3] = 'topologyKeys';
                                 c.kinds[d + 3] = 0;
-                                if (!Array.isArray(y32)) H.typeErr(c, c.pathAt(d + 4), y32, 'array');
+                                if (!Array.isArray(y34)) H.typeErr(c, c.pathAt(d + 4), y34, 'array');
                                 else {
-                                  for (let i34 = 0; i34 < y32.length; i34++) {
-                                    const y35: any = y32[i34];
-                                    if (!(typeof y35 === 'string'))
-                                      H.typeErr(c, H.pb(c.pathAt(d + 4), i34), y35, 'string');
+                                  for (let i36 = 0; i36 < y34.length; i36++) {
+                                    const y37: any = y34[i36];
+                                    if (!(typeof y37 === 'string'))
+                                      H.typeErr(c, H.pb(c.pathAt(d + 4), i36), y37, 'string');
                                   }
-                                  c.len = d + 4;
-                                  r6(y32, ov33, c);
+                                  if (!H.itemsOk(y34, 'qualifiedName', true, true)) {
+                                    c.len = d + 4;
+                                    R[6](y34, ov35, c);
+                                  }
                                 }
                                 break;
                               }
@@ -196,11 +211,11 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                           if (!hop.call(y13, 'nodeID')) H.required(c, H.pj(c.pathAt(d + 3), 'nodeID'));
                         }
                         c.len = d + 3;
-                        r7(y13, oi16, c);
+                        R[7](y13, oi16, c);
                       }
-                      if (!H.fewerThanTwo(y10)) {
+                      if (!H.distinctBy(y10, 'name')) {
                         c.len = d + 2;
-                        r8(y10, ov11, c);
+                        R[8](y10, ov11, c);
                       }
                     }
                     break;
@@ -214,7 +229,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       }
     }
     c.len = d;
-    r9(x, o, c);
+    R[9](x, o, c);
   }
   return f50;
 }

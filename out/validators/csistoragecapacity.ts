@@ -31,27 +31,36 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CSIStorageCapacity: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a CSIStorageCapacity: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
   const s3 = S['ObjectMeta']!;
   const sf8 = H.stringFormat('quantity')!;
   const k9 = 'quantity';
   const sf11 = H.stringFormat('quantity')!;
   const k12 = 'quantity';
-  const ok31 = H.fastSyntax['labelValue']!;
-  const ok38 = H.fastSyntax['dns1123Subdomain']!;
+  const ok25 = H.fastSyntax['labelKey']!;
+  function cg28(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok33 = H.fastSyntax['labelValue']!;
+  function cg34(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true && C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok41 = H.fastSyntax['dns1123Subdomain']!;
   function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -79,7 +88,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             } else if (k1 === 'capacity') {
               const y6: any = x[k1];
@@ -90,8 +99,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               else {
                 if (!sf8(y6)) H.strFormat(c, c.pathAt(d + 1), y6, k9);
               }
-              c.len = d + 1;
-              r1(y6, ov7, c);
+              if (!(H.plainQuantitySign(y6) >= 0)) {
+                c.len = d + 1;
+                R[1](y6, ov7, c);
+              }
             }
             break;
           case 17:
@@ -139,39 +150,43 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                   c.kinds[d + 3] = 0;
                                   if (!(typeof y23 === 'string')) H.typeErr(c, c.pathAt(d + 4), y23, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r2(y23, ov24, c);
+                                    if (typeof y23 !== 'string' || !ok25(y23)) {
+                                      c.len = d + 4;
+                                      R[2](y23, ov24, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y25: any = y20[k22];
-                                  const ov26: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                                  const y26: any = y20[k22];
+                                  const ov27: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y25 === 'string')) H.typeErr(c, c.pathAt(d + 4), y25, 'string');
+                                  if (!(typeof y26 === 'string')) H.typeErr(c, c.pathAt(d + 4), y26, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r3(y25, ov26, c);
+                                    if (c.celBudget !== Infinity || !cg28(y26)) {
+                                      c.len = d + 4;
+                                      R[3](y26, ov27, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y27: any = y20[k22];
-                                  const ov28: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                                  const y29: any = y20[k22];
+                                  const ov30: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                   c.segs[d + 3] = 'values';
                                   c.kinds[d + 3] = 0;
-                                  if (!Array.isArray(y27)) H.typeErr(c, c.pathAt(d + 4), y27, 'array');
+                                  if (!Array.isArray(y29)) H.typeErr(c, c.pathAt(d + 4), y29, 'array');
                                   else {
-                                    for (let i29 = 0; i29 < y27.length; i29++) {
-                                      const y30: any = y27[i29];
-                                      c.segs[d + 4] = i29;
+                                    for (let i31 = 0; i31 < y29.length; i31++) {
+                                      const y32: any = y29[i31];
+                                      c.segs[d + 4] = i31;
                                       c.kinds[d + 4] = 1;
-                                      if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 5), y30, 'string');
+                                      if (!(typeof y32 === 'string')) H.typeErr(c, c.pathAt(d + 5), y32, 'string');
                                       else {
-                                        if (typeof y30 !== 'string' || !ok31(y30)) {
+                                        if (typeof y32 !== 'string' || !ok33(y32)) {
                                           c.len = d + 5;
-                                          r4(y30, undefined, c);
+                                          R[4](y32, undefined, c);
                                         }
                                       }
                                     }
@@ -182,27 +197,31 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             }
                             if (!hop.call(y20, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
                             if (!hop.call(y20, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
-                            c.len = d + 3;
-                            r5(y20, undefined, c);
+                            if (c.celBudget !== Infinity || !cg34(y20)) {
+                              c.len = d + 3;
+                              R[5](y20, undefined, c);
+                            }
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y32: any = y13[k16];
-                      const ov33: any = oo15 !== undefined && hop.call(oo15, k16) ? oo15[k16] : undefined;
+                      const y35: any = y13[k16];
+                      const ov36: any = oo15 !== undefined && hop.call(oo15, k16) ? oo15[k16] : undefined;
                       c.segs[d + 1] = 'matchLabels';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y32 === 'object' && y32 !== null && !Array.isArray(y32)))
-                        H.typeErr(c, c.pathAt(d + 2), y32, 'object');
+                      if (!(typeof y35 === 'object' && y35 !== null && !Array.isArray(y35)))
+                        H.typeErr(c, c.pathAt(d + 2), y35, 'object');
                       else {
-                        for (const k34 in y32) {
-                          const y35: any = y32[k34];
-                          if (!(typeof y35 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k34), y35, 'string');
+                        for (const k37 in y35) {
+                          const y38: any = y35[k37];
+                          if (!(typeof y38 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k37), y38, 'string');
                         }
-                        c.len = d + 2;
-                        r6(y32, ov33, c);
+                        if (!H.labelMapOk(y35)) {
+                          c.len = d + 2;
+                          R[6](y35, ov36, c);
+                        }
                       }
                       break;
                     }
@@ -211,25 +230,25 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               }
               if (c.update) {
                 c.len = d + 1;
-                r7(y13, ov14, c);
+                R[7](y13, ov14, c);
               }
             }
             break;
           case 16:
             if (k1 === 'storageClassName') {
-              const y36: any = x[k1];
-              const ov37: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y39: any = x[k1];
+              const ov40: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
-              if (!(typeof y36 === 'string')) H.typeErr(c, c.pathAt(d + 1), y36, 'string');
+              if (!(typeof y39 === 'string')) H.typeErr(c, c.pathAt(d + 1), y39, 'string');
               else {
                 if (c.update) {
                   c.len = d + 1;
-                  r8(y36, ov37, c);
+                  R[8](y39, ov40, c);
                 }
-                if (typeof y36 !== 'string' || !ok38(y36)) {
+                if (typeof y39 !== 'string' || !ok41(y39)) {
                   c.len = d + 1;
-                  r9(y36, ov37, c);
+                  R[9](y39, ov40, c);
                 }
               }
             }
@@ -240,26 +259,26 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'nodeTopology')) {
         c.segs[d] = 'nodeTopology';
         c.kinds[d] = 0;
-        const ov39: any =
+        const ov42: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeTopology') ? o['nodeTopology'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r7(undefined, ov39, c);
+          R[7](undefined, ov42, c);
         }
       }
       if (!hop.call(x, 'storageClassName')) {
         c.segs[d] = 'storageClassName';
         c.kinds[d] = 0;
-        const ov40: any =
+        const ov43: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'storageClassName') ? o['storageClassName'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r8(undefined, ov40, c);
+          R[8](undefined, ov43, c);
         }
       }
     }
     c.len = d;
-    r10(x, o, c);
+    R[10](x, o, c);
   }
   return f52;
 }

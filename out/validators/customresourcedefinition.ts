@@ -31,260 +31,365 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a CustomResourceDefinition: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a CustomResourceDefinition: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
-  const r15 = R[15];
-  const r16 = R[16];
-  const r17 = R[17];
-  const r18 = R[18];
-  const r19 = R[19];
-  const r20 = R[20];
-  const r21 = R[21];
-  const r22 = R[22];
-  const r23 = R[23];
-  const r24 = R[24];
-  const r25 = R[25];
-  const r26 = R[26];
-  const r27 = R[27];
-  const r28 = R[28];
-  const r29 = R[29];
-  const r30 = R[30];
-  const r31 = R[31];
-  const r32 = R[32];
-  const r33 = R[33];
-  const r34 = R[34];
-  const r35 = R[35];
-  const r36 = R[36];
-  const r37 = R[37];
-  const r38 = R[38];
-  const r39 = R[39];
-  const r40 = R[40];
-  const r41 = R[41];
-  const r42 = R[42];
-  const r43 = R[43];
-  const r44 = R[44];
-  const r45 = R[45];
-  const r46 = R[46];
-  const r47 = R[47];
   const s3 = S['ObjectMeta']!;
   const k14 = ': supported values: "None", "Webhook"';
   const sf24 = H.stringFormat('byte')!;
   const k25 = 'byte';
   const nf38 = H.numberFormat('int32')!;
   const k39 = 'int32';
-  const ok48 = H.fastSyntax['dns1035Label']!;
-  const ok52 = H.fastSyntax['dns1123Subdomain']!;
-  const ok61 = H.fastSyntax['dns1035Label']!;
-  const ok68 = H.fastSyntax['dns1035Label']!;
-  const ok73 = H.fastSyntax['dns1035Label']!;
-  const ok76 = H.fastSyntax['dns1035Label']!;
-  const nf101 = H.numberFormat('int32')!;
-  const k102 = 'int32';
-  const ok113 = H.fastSyntax['dns1035Label']!;
-  const nf151 = H.numberFormat('int64')!;
-  const k152 = 'int64';
-  const nf154 = H.numberFormat('int64')!;
-  const k155 = 'int64';
-  const nf157 = H.numberFormat('int64')!;
-  const k158 = 'int64';
+  function cg40(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg45(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok50 = H.fastSyntax['dns1035Label']!;
+  function cg51(s: any): boolean {
+    try {
+      return C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg53(s: any): boolean {
+    try {
+      return C[3](s, undefined) === true && C[4](s, undefined) === true && C[5](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok56 = H.fastSyntax['dns1123Subdomain']!;
+  function cg57(s: any): boolean {
+    try {
+      return C[6](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg68(s: any): boolean {
+    try {
+      return C[7](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg71(s: any): boolean {
+    try {
+      return C[8](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg80(s: any): boolean {
+    try {
+      return C[9](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg100(s: any): boolean {
+    try {
+      return C[10](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg103(s: any): boolean {
+    try {
+      return C[11](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf107 = H.numberFormat('int32')!;
+  const k108 = 'int32';
+  function cg111(s: any): boolean {
+    try {
+      return C[12](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg118(s: any): boolean {
+    try {
+      return C[13](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf158 = H.numberFormat('int64')!;
+  const k159 = 'int64';
   const nf161 = H.numberFormat('int64')!;
   const k162 = 'int64';
   const nf164 = H.numberFormat('int64')!;
   const k165 = 'int64';
-  const nf167 = H.numberFormat('int64')!;
-  const k168 = 'int64';
-  const k205 = ': supported values: "atomic", "set", "map"';
-  const k207 = ': supported values: "granular", "atomic"';
-  const k213 = ['rule'];
-  const k224 =
+  const nf168 = H.numberFormat('int64')!;
+  const k169 = 'int64';
+  const nf171 = H.numberFormat('int64')!;
+  const k172 = 'int64';
+  const nf174 = H.numberFormat('int64')!;
+  const k175 = 'int64';
+  function cg204(s: any): boolean {
+    try {
+      return C[14](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg207(s: any): boolean {
+    try {
+      return C[15](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k214 = ': supported values: "atomic", "set", "map"';
+  const k216 = ': supported values: "granular", "atomic"';
+  const k222 = ['rule'];
+  function cg230(s: any): boolean {
+    try {
+      return C[16](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k234 =
     ': supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"';
-  const k226 = ['rule'];
-  const ok267 = H.fastSyntax['dns1035Label']!;
-  const ok274 = H.fastSyntax['dns1035Label']!;
-  const ok279 = H.fastSyntax['dns1035Label']!;
-  const ok282 = H.fastSyntax['dns1035Label']!;
-  const sf288 = H.stringFormat('date-time')!;
-  const k289 = 'date-time';
-  const nf292 = H.numberFormat('int64')!;
-  const k293 = 'int64';
-  const k296 = ': supported values: "True", "False", "Unknown"';
-  const k298 = ': supported values: "Established", "NamesAccepted", "Terminating"';
-  const k299 = ['type'];
-  const nf301 = H.numberFormat('int64')!;
-  const k302 = 'int64';
+  const k236 = ['rule'];
+  function cg258(s: any): boolean {
+    try {
+      return C[17](s, undefined) === true && C[18](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg261(s: any): boolean {
+    try {
+      return C[19](s, undefined) === true && C[20](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg264(s: any): boolean {
+    try {
+      return C[21](s, undefined) === true && C[22](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg266(s: any): boolean {
+    try {
+      return C[23](s, undefined) === true && C[24](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg267(s: any): boolean {
+    try {
+      return C[25](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg270(s: any): boolean {
+    try {
+      return (
+        C[26](s, undefined) === true &&
+        C[27](s, undefined) === true &&
+        C[28](s, undefined) === true &&
+        C[29](s, undefined) === true &&
+        C[30](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const sf300 = H.stringFormat('date-time')!;
+  const k301 = 'date-time';
+  const nf304 = H.numberFormat('int64')!;
+  const k305 = 'int64';
+  const k308 = ': supported values: "True", "False", "Unknown"';
+  const k310 = ': supported values: "Established", "NamesAccepted", "Terminating"';
+  const k311 = ['type'];
+  const nf313 = H.numberFormat('int64')!;
+  const k314 = 'int64';
   function f77(x: any, o: any, c: ValidationContext, d: number): void {
     // JSONSchemaProps
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo120: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k121 in x) {
-        switch (k121.length) {
+      const oo127: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k128 in x) {
+        switch (k128.length) {
           case 4:
-            if (k121 === '$ref') {
-              const y122: any = x[k121];
-              if (!(typeof y122 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$ref'), y122, 'string');
-            } else if (k121 === 'enum') {
-              const y141: any = x[k121];
-              if (!Array.isArray(y141)) H.typeErr(c, H.pj(c.pathAt(d), 'enum'), y141, 'array');
-            } else if (k121 === 'type') {
-              const y195: any = x[k121];
-              const ov196: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === '$ref') {
+              const y129: any = x[k128];
+              if (!(typeof y129 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$ref'), y129, 'string');
+            } else if (k128 === 'enum') {
+              const y148: any = x[k128];
+              if (!Array.isArray(y148)) H.typeErr(c, H.pj(c.pathAt(d), 'enum'), y148, 'array');
+            } else if (k128 === 'type') {
+              const y202: any = x[k128];
+              const ov203: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'type';
               c.kinds[d] = 0;
-              if (!(typeof y195 === 'string')) H.typeErr(c, c.pathAt(d + 1), y195, 'string');
+              if (!(typeof y202 === 'string')) H.typeErr(c, c.pathAt(d + 1), y202, 'string');
               else {
-                c.len = d + 1;
-                r32(y195, ov196, c);
+                if (c.celBudget !== Infinity || !cg204(y202)) {
+                  c.len = d + 1;
+                  R[32](y202, ov203, c);
+                }
               }
             }
             break;
           case 7:
-            if (k121 === '$schema') {
-              const y123: any = x[k121];
-              if (!(typeof y123 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$schema'), y123, 'string');
-            } else if (k121 === 'default') {
-            } else if (k121 === 'example') {
-            } else if (k121 === 'maximum') {
-              const y159: any = x[k121];
-              if (!(typeof y159 === 'number' && Number.isFinite(y159)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maximum'), y159, 'number');
-            } else if (k121 === 'minimum') {
-              const y169: any = x[k121];
-              if (!(typeof y169 === 'number' && Number.isFinite(y169)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minimum'), y169, 'number');
-            } else if (k121 === 'pattern') {
-              const y178: any = x[k121];
-              if (!(typeof y178 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'pattern'), y178, 'string');
+            if (k128 === '$schema') {
+              const y130: any = x[k128];
+              if (!(typeof y130 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), '$schema'), y130, 'string');
+            } else if (k128 === 'default') {
+            } else if (k128 === 'example') {
+            } else if (k128 === 'maximum') {
+              const y166: any = x[k128];
+              if (!(typeof y166 === 'number' && Number.isFinite(y166)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maximum'), y166, 'number');
+            } else if (k128 === 'minimum') {
+              const y176: any = x[k128];
+              if (!(typeof y176 === 'number' && Number.isFinite(y176)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minimum'), y176, 'number');
+            } else if (k128 === 'pattern') {
+              const y185: any = x[k128];
+              if (!(typeof y185 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'pattern'), y185, 'string');
             }
             break;
           case 15:
-            if (k121 === 'additionalItems') {
+            if (k128 === 'additionalItems') {
             }
             break;
           case 20:
-            if (k121 === 'additionalProperties') {
+            if (k128 === 'additionalProperties') {
             }
             break;
           case 5:
-            if (k121 === 'allOf') {
-              const y124: any = x[k121];
-              const ov125: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'allOf') {
+              const y131: any = x[k128];
+              const ov132: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'allOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y124)) H.typeErr(c, c.pathAt(d + 1), y124, 'array');
+              if (!Array.isArray(y131)) H.typeErr(c, c.pathAt(d + 1), y131, 'array');
               else {
-                for (let i126 = 0; i126 < y124.length; i126++) {
-                  const y127: any = y124[i126];
-                  c.segs[d + 1] = i126;
+                for (let i133 = 0; i133 < y131.length; i133++) {
+                  const y134: any = y131[i133];
+                  c.segs[d + 1] = i133;
                   c.kinds[d + 1] = 1;
-                  f77(y127, undefined, c, d + 2);
+                  f77(y134, undefined, c, d + 2);
                 }
               }
-            } else if (k121 === 'anyOf') {
-              const y128: any = x[k121];
-              const ov129: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            } else if (k128 === 'anyOf') {
+              const y135: any = x[k128];
+              const ov136: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'anyOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y128)) H.typeErr(c, c.pathAt(d + 1), y128, 'array');
+              if (!Array.isArray(y135)) H.typeErr(c, c.pathAt(d + 1), y135, 'array');
               else {
-                for (let i130 = 0; i130 < y128.length; i130++) {
-                  const y131: any = y128[i130];
-                  c.segs[d + 1] = i130;
+                for (let i137 = 0; i137 < y135.length; i137++) {
+                  const y138: any = y135[i137];
+                  c.segs[d + 1] = i137;
                   c.kinds[d + 1] = 1;
-                  f77(y131, undefined, c, d + 2);
+                  f77(y138, undefined, c, d + 2);
                 }
               }
-            } else if (k121 === 'items') {
-            } else if (k121 === 'oneOf') {
-              const y174: any = x[k121];
-              const ov175: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            } else if (k128 === 'items') {
+            } else if (k128 === 'oneOf') {
+              const y181: any = x[k128];
+              const ov182: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'oneOf';
               c.kinds[d] = 0;
-              if (!Array.isArray(y174)) H.typeErr(c, c.pathAt(d + 1), y174, 'array');
+              if (!Array.isArray(y181)) H.typeErr(c, c.pathAt(d + 1), y181, 'array');
               else {
-                for (let i176 = 0; i176 < y174.length; i176++) {
-                  const y177: any = y174[i176];
-                  c.segs[d + 1] = i176;
+                for (let i183 = 0; i183 < y181.length; i183++) {
+                  const y184: any = y181[i183];
+                  c.segs[d + 1] = i183;
                   c.kinds[d + 1] = 1;
-                  f77(y177, undefined, c, d + 2);
+                  f77(y184, undefined, c, d + 2);
                 }
               }
-            } else if (k121 === 'title') {
-              const y194: any = x[k121];
-              if (!(typeof y194 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'title'), y194, 'string');
+            } else if (k128 === 'title') {
+              const y201: any = x[k128];
+              if (!(typeof y201 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'title'), y201, 'string');
             }
             break;
           case 11:
-            if (k121 === 'definitions') {
-              const y132: any = x[k121];
-              const ov133: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'definitions') {
+              const y139: any = x[k128];
+              const ov140: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'definitions';
               c.kinds[d] = 0;
-              if (!(typeof y132 === 'object' && y132 !== null && !Array.isArray(y132)))
-                H.typeErr(c, c.pathAt(d + 1), y132, 'object');
+              if (!(typeof y139 === 'object' && y139 !== null && !Array.isArray(y139)))
+                H.typeErr(c, c.pathAt(d + 1), y139, 'object');
               else {
-                const oo134: any = ov133 !== undefined && H.isObject(ov133) ? ov133 : undefined;
-                for (const k135 in y132) {
-                  const y136: any = y132[k135];
-                  const ov137: any = oo134 !== undefined && hop.call(oo134, k135) ? oo134[k135] : undefined;
-                  c.segs[d + 1] = k135;
+                const oo141: any = ov140 !== undefined && H.isObject(ov140) ? ov140 : undefined;
+                for (const k142 in y139) {
+                  const y143: any = y139[k142];
+                  const ov144: any = oo141 !== undefined && hop.call(oo141, k142) ? oo141[k142] : undefined;
+                  c.segs[d + 1] = k142;
                   c.kinds[d + 1] = 2;
-                  f77(y136, ov137, c, d + 2);
+                  f77(y143, ov144, c, d + 2);
                 }
               }
-            } else if (k121 === 'description') {
-              const y140: any = x[k121];
-              if (!(typeof y140 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'description'), y140, 'string');
-            } else if (k121 === 'uniqueItems') {
-              const y197: any = x[k121];
-              const ov198: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            } else if (k128 === 'description') {
+              const y147: any = x[k128];
+              if (!(typeof y147 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'description'), y147, 'string');
+            } else if (k128 === 'uniqueItems') {
+              const y205: any = x[k128];
+              const ov206: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'uniqueItems';
               c.kinds[d] = 0;
-              if (!(typeof y197 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y197, 'boolean');
+              if (!(typeof y205 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y205, 'boolean');
               else {
-                c.len = d + 1;
-                r33(y197, ov198, c);
+                if (c.celBudget !== Infinity || !cg207(y205)) {
+                  c.len = d + 1;
+                  R[33](y205, ov206, c);
+                }
               }
             }
             break;
           case 12:
-            if (k121 === 'dependencies') {
-              const y138: any = x[k121];
-              if (!(typeof y138 === 'object' && y138 !== null && !Array.isArray(y138)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'dependencies'), y138, 'object');
-            } else if (k121 === 'externalDocs') {
-              const y144: any = x[k121];
-              if (!(typeof y144 === 'object' && y144 !== null && !Array.isArray(y144)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'externalDocs'), y144, 'object');
+            if (k128 === 'dependencies') {
+              const y145: any = x[k128];
+              if (!(typeof y145 === 'object' && y145 !== null && !Array.isArray(y145)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'dependencies'), y145, 'object');
+            } else if (k128 === 'externalDocs') {
+              const y151: any = x[k128];
+              if (!(typeof y151 === 'object' && y151 !== null && !Array.isArray(y151)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'externalDocs'), y151, 'object');
               else {
-                for (const k145 in y144) {
-                  switch (k145) {
+                for (const k152 in y151) {
+                  switch (k152) {
                     case 'description': {
-                      const y146: any = y144[k145];
-                      if (!(typeof y146 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'description'), y146, 'string');
+                      const y153: any = y151[k152];
+                      if (!(typeof y153 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'description'), y153, 'string');
                       break;
                     }
                     case 'url': {
-                      const y147: any = y144[k145];
-                      if (!(typeof y147 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'url'), y147, 'string');
+                      const y154: any = y151[k152];
+                      if (!(typeof y154 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'externalDocs'), 'url'), y154, 'string');
                       break;
                     }
                   }
@@ -293,277 +398,279 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             }
             break;
           case 16:
-            if (k121 === 'exclusiveMaximum') {
-              const y142: any = x[k121];
-              if (!(typeof y142 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMaximum'), y142, 'boolean');
-            } else if (k121 === 'exclusiveMinimum') {
-              const y143: any = x[k121];
-              if (!(typeof y143 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMinimum'), y143, 'boolean');
+            if (k128 === 'exclusiveMaximum') {
+              const y149: any = x[k128];
+              if (!(typeof y149 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMaximum'), y149, 'boolean');
+            } else if (k128 === 'exclusiveMinimum') {
+              const y150: any = x[k128];
+              if (!(typeof y150 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'exclusiveMinimum'), y150, 'boolean');
             }
             break;
           case 6:
-            if (k121 === 'format') {
-              const y148: any = x[k121];
-              if (!(typeof y148 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'format'), y148, 'string');
+            if (k128 === 'format') {
+              const y155: any = x[k128];
+              if (!(typeof y155 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'format'), y155, 'string');
             }
             break;
           case 2:
-            if (k121 === 'id') {
-              const y149: any = x[k121];
-              if (!(typeof y149 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'id'), y149, 'string');
+            if (k128 === 'id') {
+              const y156: any = x[k128];
+              if (!(typeof y156 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'id'), y156, 'string');
             }
             break;
           case 8:
-            if (k121 === 'maxItems') {
-              const y150: any = x[k121];
-              if (!(typeof y150 === 'number' && Number.isInteger(y150)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxItems'), y150, 'integer');
+            if (k128 === 'maxItems') {
+              const y157: any = x[k128];
+              if (!(typeof y157 === 'number' && Number.isInteger(y157)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxItems'), y157, 'integer');
               else {
-                if (!nf151(y150)) H.numFormat(c, H.pj(c.pathAt(d), 'maxItems'), y150, k152);
+                if (!nf158(y157)) H.numFormat(c, H.pj(c.pathAt(d), 'maxItems'), y157, k159);
               }
-            } else if (k121 === 'minItems') {
-              const y160: any = x[k121];
-              if (!(typeof y160 === 'number' && Number.isInteger(y160)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minItems'), y160, 'integer');
+            } else if (k128 === 'minItems') {
+              const y167: any = x[k128];
+              if (!(typeof y167 === 'number' && Number.isInteger(y167)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minItems'), y167, 'integer');
               else {
-                if (!nf161(y160)) H.numFormat(c, H.pj(c.pathAt(d), 'minItems'), y160, k162);
+                if (!nf168(y167)) H.numFormat(c, H.pj(c.pathAt(d), 'minItems'), y167, k169);
               }
-            } else if (k121 === 'nullable') {
-              const y173: any = x[k121];
-              if (!(typeof y173 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'nullable'), y173, 'boolean');
-            } else if (k121 === 'required') {
-              const y191: any = x[k121];
-              if (!Array.isArray(y191)) H.typeErr(c, H.pj(c.pathAt(d), 'required'), y191, 'array');
+            } else if (k128 === 'nullable') {
+              const y180: any = x[k128];
+              if (!(typeof y180 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'nullable'), y180, 'boolean');
+            } else if (k128 === 'required') {
+              const y198: any = x[k128];
+              if (!Array.isArray(y198)) H.typeErr(c, H.pj(c.pathAt(d), 'required'), y198, 'array');
               else {
-                for (let i192 = 0; i192 < y191.length; i192++) {
-                  const y193: any = y191[i192];
-                  if (!(typeof y193 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'required'), i192), y193, 'string');
+                for (let i199 = 0; i199 < y198.length; i199++) {
+                  const y200: any = y198[i199];
+                  if (!(typeof y200 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'required'), i199), y200, 'string');
                 }
               }
             }
             break;
           case 9:
-            if (k121 === 'maxLength') {
-              const y153: any = x[k121];
-              if (!(typeof y153 === 'number' && Number.isInteger(y153)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxLength'), y153, 'integer');
+            if (k128 === 'maxLength') {
+              const y160: any = x[k128];
+              if (!(typeof y160 === 'number' && Number.isInteger(y160)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxLength'), y160, 'integer');
               else {
-                if (!nf154(y153)) H.numFormat(c, H.pj(c.pathAt(d), 'maxLength'), y153, k155);
+                if (!nf161(y160)) H.numFormat(c, H.pj(c.pathAt(d), 'maxLength'), y160, k162);
               }
-            } else if (k121 === 'minLength') {
-              const y163: any = x[k121];
-              if (!(typeof y163 === 'number' && Number.isInteger(y163)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minLength'), y163, 'integer');
+            } else if (k128 === 'minLength') {
+              const y170: any = x[k128];
+              if (!(typeof y170 === 'number' && Number.isInteger(y170)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minLength'), y170, 'integer');
               else {
-                if (!nf164(y163)) H.numFormat(c, H.pj(c.pathAt(d), 'minLength'), y163, k165);
+                if (!nf171(y170)) H.numFormat(c, H.pj(c.pathAt(d), 'minLength'), y170, k172);
               }
             }
             break;
           case 13:
-            if (k121 === 'maxProperties') {
-              const y156: any = x[k121];
-              if (!(typeof y156 === 'number' && Number.isInteger(y156)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'maxProperties'), y156, 'integer');
+            if (k128 === 'maxProperties') {
+              const y163: any = x[k128];
+              if (!(typeof y163 === 'number' && Number.isInteger(y163)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'maxProperties'), y163, 'integer');
               else {
-                if (!nf157(y156)) H.numFormat(c, H.pj(c.pathAt(d), 'maxProperties'), y156, k158);
+                if (!nf164(y163)) H.numFormat(c, H.pj(c.pathAt(d), 'maxProperties'), y163, k165);
               }
-            } else if (k121 === 'minProperties') {
-              const y166: any = x[k121];
-              if (!(typeof y166 === 'number' && Number.isInteger(y166)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'minProperties'), y166, 'integer');
+            } else if (k128 === 'minProperties') {
+              const y173: any = x[k128];
+              if (!(typeof y173 === 'number' && Number.isInteger(y173)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'minProperties'), y173, 'integer');
               else {
-                if (!nf167(y166)) H.numFormat(c, H.pj(c.pathAt(d), 'minProperties'), y166, k168);
+                if (!nf174(y173)) H.numFormat(c, H.pj(c.pathAt(d), 'minProperties'), y173, k175);
               }
             }
             break;
           case 10:
-            if (k121 === 'multipleOf') {
-              const y170: any = x[k121];
-              if (!(typeof y170 === 'number' && Number.isFinite(y170)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'multipleOf'), y170, 'number');
-            } else if (k121 === 'properties') {
-              const y185: any = x[k121];
-              const ov186: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'multipleOf') {
+              const y177: any = x[k128];
+              if (!(typeof y177 === 'number' && Number.isFinite(y177)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'multipleOf'), y177, 'number');
+            } else if (k128 === 'properties') {
+              const y192: any = x[k128];
+              const ov193: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'properties';
               c.kinds[d] = 0;
-              if (!(typeof y185 === 'object' && y185 !== null && !Array.isArray(y185)))
-                H.typeErr(c, c.pathAt(d + 1), y185, 'object');
+              if (!(typeof y192 === 'object' && y192 !== null && !Array.isArray(y192)))
+                H.typeErr(c, c.pathAt(d + 1), y192, 'object');
               else {
-                const oo187: any = ov186 !== undefined && H.isObject(ov186) ? ov186 : undefined;
-                for (const k188 in y185) {
-                  const y189: any = y185[k188];
-                  const ov190: any = oo187 !== undefined && hop.call(oo187, k188) ? oo187[k188] : undefined;
-                  c.segs[d + 1] = k188;
+                const oo194: any = ov193 !== undefined && H.isObject(ov193) ? ov193 : undefined;
+                for (const k195 in y192) {
+                  const y196: any = y192[k195];
+                  const ov197: any = oo194 !== undefined && hop.call(oo194, k195) ? oo194[k195] : undefined;
+                  c.segs[d + 1] = k195;
                   c.kinds[d + 1] = 2;
-                  f77(y189, ov190, c, d + 2);
+                  f77(y196, ov197, c, d + 2);
                 }
               }
             }
             break;
           case 3:
-            if (k121 === 'not') {
-              const y171: any = x[k121];
-              const ov172: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'not') {
+              const y178: any = x[k128];
+              const ov179: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'not';
               c.kinds[d] = 0;
-              f77(y171, ov172, c, d + 1);
+              f77(y178, ov179, c, d + 1);
             }
             break;
           case 17:
-            if (k121 === 'patternProperties') {
-              const y179: any = x[k121];
-              const ov180: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'patternProperties') {
+              const y186: any = x[k128];
+              const ov187: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'patternProperties';
               c.kinds[d] = 0;
-              if (!(typeof y179 === 'object' && y179 !== null && !Array.isArray(y179)))
-                H.typeErr(c, c.pathAt(d + 1), y179, 'object');
+              if (!(typeof y186 === 'object' && y186 !== null && !Array.isArray(y186)))
+                H.typeErr(c, c.pathAt(d + 1), y186, 'object');
               else {
-                const oo181: any = ov180 !== undefined && H.isObject(ov180) ? ov180 : undefined;
-                for (const k182 in y179) {
-                  const y183: any = y179[k182];
-                  const ov184: any = oo181 !== undefined && hop.call(oo181, k182) ? oo181[k182] : undefined;
-                  c.segs[d + 1] = k182;
+                const oo188: any = ov187 !== undefined && H.isObject(ov187) ? ov187 : undefined;
+                for (const k189 in y186) {
+                  const y190: any = y186[k189];
+                  const ov191: any = oo188 !== undefined && hop.call(oo188, k189) ? oo188[k189] : undefined;
+                  c.segs[d + 1] = k189;
                   c.kinds[d + 1] = 2;
-                  f77(y183, ov184, c, d + 2);
+                  f77(y190, ov191, c, d + 2);
                 }
               }
             }
             break;
           case 27:
-            if (k121 === 'x-cluster-embedded-resource') {
-              const y199: any = x[k121];
-              if (!(typeof y199 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-embedded-resource'), y199, 'boolean');
+            if (k128 === 'x-cluster-embedded-resource') {
+              const y208: any = x[k128];
+              if (!(typeof y208 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-embedded-resource'), y208, 'boolean');
             }
             break;
           case 23:
-            if (k121 === 'x-cluster-int-or-string') {
-              const y200: any = x[k121];
-              if (!(typeof y200 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-int-or-string'), y200, 'boolean');
-            } else if (k121 === 'x-cluster-list-map-keys') {
-              const y201: any = x[k121];
-              if (!Array.isArray(y201)) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), y201, 'array');
+            if (k128 === 'x-cluster-int-or-string') {
+              const y209: any = x[k128];
+              if (!(typeof y209 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-int-or-string'), y209, 'boolean');
+            } else if (k128 === 'x-cluster-list-map-keys') {
+              const y210: any = x[k128];
+              if (!Array.isArray(y210)) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), y210, 'array');
               else {
-                for (let i202 = 0; i202 < y201.length; i202++) {
-                  const y203: any = y201[i202];
-                  if (!(typeof y203 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), i202), y203, 'string');
+                for (let i211 = 0; i211 < y210.length; i211++) {
+                  const y212: any = y210[i211];
+                  if (!(typeof y212 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'x-cluster-list-map-keys'), i211), y212, 'string');
                 }
               }
             }
             break;
           case 19:
-            if (k121 === 'x-cluster-list-type') {
-              const y204: any = x[k121];
-              if (!(typeof y204 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y204, 'string');
+            if (k128 === 'x-cluster-list-type') {
+              const y213: any = x[k128];
+              if (!(typeof y213 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y213, 'string');
               else {
-                if (!(y204 === 'atomic' || y204 === 'set' || y204 === 'map'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y204, k205);
+                if (!(y213 === 'atomic' || y213 === 'set' || y213 === 'map'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-list-type'), y213, k214);
               }
             }
             break;
           case 18:
-            if (k121 === 'x-cluster-map-type') {
-              const y206: any = x[k121];
-              if (!(typeof y206 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y206, 'string');
+            if (k128 === 'x-cluster-map-type') {
+              const y215: any = x[k128];
+              if (!(typeof y215 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y215, 'string');
               else {
-                if (!(y206 === 'granular' || y206 === 'atomic'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y206, k207);
+                if (!(y215 === 'granular' || y215 === 'atomic'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'x-cluster-map-type'), y215, k216);
               }
             }
             break;
           case 33:
-            if (k121 === 'x-cluster-preserve-unknown-fields') {
-              const y208: any = x[k121];
-              if (!(typeof y208 === 'boolean'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-preserve-unknown-fields'), y208, 'boolean');
+            if (k128 === 'x-cluster-preserve-unknown-fields') {
+              const y217: any = x[k128];
+              if (!(typeof y217 === 'boolean'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'x-cluster-preserve-unknown-fields'), y217, 'boolean');
             }
             break;
           case 21:
-            if (k121 === 'x-cluster-validations') {
-              const y209: any = x[k121];
-              const ov210: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+            if (k128 === 'x-cluster-validations') {
+              const y218: any = x[k128];
+              const ov219: any = oo127 !== undefined && hop.call(oo127, k128) ? oo127[k128] : undefined;
               c.segs[d] = 'x-cluster-validations';
               c.kinds[d] = 0;
-              if (!Array.isArray(y209)) H.typeErr(c, c.pathAt(d + 1), y209, 'array');
+              if (!Array.isArray(y218)) H.typeErr(c, c.pathAt(d + 1), y218, 'array');
               else {
-                const ob214 = c.update && Array.isArray(ov210) ? H.oldByKey(ov210, k213) : null;
-                for (let i211 = 0; i211 < y209.length; i211++) {
-                  const y212: any = y209[i211];
-                  const oi215: any = H.oldItem(ob214, y212, k213);
-                  c.segs[d + 1] = i211;
+                const ob223 = c.update && Array.isArray(ov219) ? H.oldByKey(ov219, k222) : null;
+                for (let i220 = 0; i220 < y218.length; i220++) {
+                  const y221: any = y218[i220];
+                  const oi224: any = H.oldItem(ob223, y221, k222);
+                  c.segs[d + 1] = i220;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y212 === 'object' && y212 !== null && !Array.isArray(y212)))
-                    H.typeErr(c, c.pathAt(d + 2), y212, 'object');
+                  if (!(typeof y221 === 'object' && y221 !== null && !Array.isArray(y221)))
+                    H.typeErr(c, c.pathAt(d + 2), y221, 'object');
                   else {
-                    const oo216: any = oi215 !== undefined && H.isObject(oi215) ? oi215 : undefined;
-                    for (const k217 in y212) {
-                      switch (k217.length) {
+                    const oo225: any = oi224 !== undefined && H.isObject(oi224) ? oi224 : undefined;
+                    for (const k226 in y221) {
+                      switch (k226.length) {
                         case 9:
-                          if (k217 === 'fieldPath') {
-                            const y218: any = y212[k217];
-                            if (!(typeof y218 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'fieldPath'), y218, 'string');
+                          if (k226 === 'fieldPath') {
+                            const y227: any = y221[k226];
+                            if (!(typeof y227 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'fieldPath'), y227, 'string');
                           }
                           break;
                         case 7:
-                          if (k217 === 'message') {
-                            const y219: any = y212[k217];
-                            const ov220: any = oo216 !== undefined && hop.call(oo216, k217) ? oo216[k217] : undefined;
+                          if (k226 === 'message') {
+                            const y228: any = y221[k226];
+                            const ov229: any = oo225 !== undefined && hop.call(oo225, k226) ? oo225[k226] : undefined;
                             c.segs[d + 2] = 'message';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y219 === 'string')) H.typeErr(c, c.pathAt(d + 3), y219, 'string');
+                            if (!(typeof y228 === 'string')) H.typeErr(c, c.pathAt(d + 3), y228, 'string');
                             else {
-                              c.len = d + 3;
-                              r34(y219, ov220, c);
+                              if (c.celBudget !== Infinity || !cg230(y228)) {
+                                c.len = d + 3;
+                                R[34](y228, ov229, c);
+                              }
                             }
                           }
                           break;
                         case 17:
-                          if (k217 === 'messageExpression') {
-                            const y221: any = y212[k217];
-                            if (!(typeof y221 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'messageExpression'), y221, 'string');
+                          if (k226 === 'messageExpression') {
+                            const y231: any = y221[k226];
+                            if (!(typeof y231 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'messageExpression'), y231, 'string');
                           }
                           break;
                         case 15:
-                          if (k217 === 'optionalOldSelf') {
-                            const y222: any = y212[k217];
-                            if (!(typeof y222 === 'boolean'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'optionalOldSelf'), y222, 'boolean');
+                          if (k226 === 'optionalOldSelf') {
+                            const y232: any = y221[k226];
+                            if (!(typeof y232 === 'boolean'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'optionalOldSelf'), y232, 'boolean');
                           }
                           break;
                         case 6:
-                          if (k217 === 'reason') {
-                            const y223: any = y212[k217];
-                            if (!(typeof y223 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'reason'), y223, 'string');
+                          if (k226 === 'reason') {
+                            const y233: any = y221[k226];
+                            if (!(typeof y233 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'reason'), y233, 'string');
                             else {
                               if (!(
-                                y223 === 'FieldValueDuplicate' ||
-                                y223 === 'FieldValueForbidden' ||
-                                y223 === 'FieldValueInvalid' ||
-                                y223 === 'FieldValueRequired'
+                                y233 === 'FieldValueDuplicate' ||
+                                y233 === 'FieldValueForbidden' ||
+                                y233 === 'FieldValueInvalid' ||
+                                y233 === 'FieldValueRequired'
                               ))
-                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'reason'), y223, k224);
+                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'reason'), y233, k234);
                             }
                           }
                           break;
                         case 4:
-                          if (k217 === 'rule') {
-                            const y225: any = y212[k217];
-                            if (!(typeof y225 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'rule'), y225, 'string');
+                          if (k226 === 'rule') {
+                            const y235: any = y221[k226];
+                            if (!(typeof y235 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'rule'), y235, 'string');
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y212, 'rule')) H.required(c, H.pj(c.pathAt(d + 2), 'rule'));
+                    if (!hop.call(y221, 'rule')) H.required(c, H.pj(c.pathAt(d + 2), 'rule'));
                   }
                 }
-                if (y209.length > 1 && H.mapHasDup(y209, k226)) H.mapDupErr(c, c.pathAt(d + 1), y209, k226);
+                if (y218.length > 1 && H.mapHasDup(y218, k236)) H.mapDupErr(c, c.pathAt(d + 1), y218, k236);
               }
             }
             break;
@@ -575,15 +682,15 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
     // CustomResourceValidation
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo116: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k117 in x) {
-        switch (k117) {
+      const oo123: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k124 in x) {
+        switch (k124) {
           case 'openAPIV3Schema': {
-            const y118: any = x[k117];
-            const ov119: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
+            const y125: any = x[k124];
+            const ov126: any = oo123 !== undefined && hop.call(oo123, k124) ? oo123[k124] : undefined;
             c.segs[d] = 'openAPIV3Schema';
             c.kinds[d] = 0;
-            f77(y118, ov119, c, d + 1);
+            f77(y125, ov126, c, d + 1);
             break;
           }
         }
@@ -594,122 +701,128 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
     // CustomResourceDefinitionVersion
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo85: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k86 in x) {
-        switch (k86.length) {
+      const oo89: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k90 in x) {
+        switch (k90.length) {
           case 24:
-            if (k86 === 'additionalPrinterColumns') {
-              const y87: any = x[k86];
-              const ov88: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'additionalPrinterColumns') {
+              const y91: any = x[k90];
+              const ov92: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'additionalPrinterColumns';
               c.kinds[d] = 0;
-              if (!Array.isArray(y87)) H.typeErr(c, c.pathAt(d + 1), y87, 'array');
+              if (!Array.isArray(y91)) H.typeErr(c, c.pathAt(d + 1), y91, 'array');
               else {
-                for (let i89 = 0; i89 < y87.length; i89++) {
-                  const y90: any = y87[i89];
-                  c.segs[d + 1] = i89;
+                for (let i93 = 0; i93 < y91.length; i93++) {
+                  const y94: any = y91[i93];
+                  c.segs[d + 1] = i93;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y90 === 'object' && y90 !== null && !Array.isArray(y90)))
-                    H.typeErr(c, c.pathAt(d + 2), y90, 'object');
+                  if (!(typeof y94 === 'object' && y94 !== null && !Array.isArray(y94)))
+                    H.typeErr(c, c.pathAt(d + 2), y94, 'object');
                   else {
-                    const oo91: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k92 in y90) {
-                      switch (k92.length) {
+                    const oo95: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k96 in y94) {
+                      switch (k96.length) {
                         case 11:
-                          if (k92 === 'description') {
-                            const y93: any = y90[k92];
-                            if (!(typeof y93 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'description'), y93, 'string');
+                          if (k96 === 'description') {
+                            const y97: any = y94[k96];
+                            if (!(typeof y97 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'description'), y97, 'string');
                           }
                           break;
                         case 6:
-                          if (k92 === 'format') {
-                            const y94: any = y90[k92];
-                            const ov95: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                          if (k96 === 'format') {
+                            const y98: any = y94[k96];
+                            const ov99: any = oo95 !== undefined && hop.call(oo95, k96) ? oo95[k96] : undefined;
                             c.segs[d + 2] = 'format';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y94 === 'string')) H.typeErr(c, c.pathAt(d + 3), y94, 'string');
+                            if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 3), y98, 'string');
                             else {
-                              c.len = d + 3;
-                              r24(y94, ov95, c);
+                              if (c.celBudget !== Infinity || !cg100(y98)) {
+                                c.len = d + 3;
+                                R[24](y98, ov99, c);
+                              }
                             }
                           }
                           break;
                         case 8:
-                          if (k92 === 'jsonPath') {
-                            const y96: any = y90[k92];
-                            const ov97: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                          if (k96 === 'jsonPath') {
+                            const y101: any = y94[k96];
+                            const ov102: any = oo95 !== undefined && hop.call(oo95, k96) ? oo95[k96] : undefined;
                             c.segs[d + 2] = 'jsonPath';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y96 === 'string')) H.typeErr(c, c.pathAt(d + 3), y96, 'string');
+                            if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 3), y101, 'string');
                             else {
-                              if (!H.surelyNonEmpty(y96)) {
+                              if (!H.surelyNonEmpty(y101)) {
                                 c.len = d + 3;
-                                r25(y96, ov97, c);
+                                R[25](y101, ov102, c);
                               }
-                              c.len = d + 3;
-                              r26(y96, ov97, c);
+                              if (c.celBudget !== Infinity || !cg103(y101)) {
+                                c.len = d + 3;
+                                R[26](y101, ov102, c);
+                              }
                             }
-                          } else if (k92 === 'priority') {
-                            const y100: any = y90[k92];
-                            if (!(typeof y100 === 'number' && Number.isInteger(y100)))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'priority'), y100, 'integer');
+                          } else if (k96 === 'priority') {
+                            const y106: any = y94[k96];
+                            if (!(typeof y106 === 'number' && Number.isInteger(y106)))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'priority'), y106, 'integer');
                             else {
-                              if (!nf101(y100)) H.numFormat(c, H.pj(c.pathAt(d + 2), 'priority'), y100, k102);
+                              if (!nf107(y106)) H.numFormat(c, H.pj(c.pathAt(d + 2), 'priority'), y106, k108);
                             }
                           }
                           break;
                         case 4:
-                          if (k92 === 'name') {
-                            const y98: any = y90[k92];
-                            const ov99: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                          if (k96 === 'name') {
+                            const y104: any = y94[k96];
+                            const ov105: any = oo95 !== undefined && hop.call(oo95, k96) ? oo95[k96] : undefined;
                             c.segs[d + 2] = 'name';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 3), y98, 'string');
+                            if (!(typeof y104 === 'string')) H.typeErr(c, c.pathAt(d + 3), y104, 'string');
                             else {
-                              if (!H.surelyNonEmpty(y98)) {
+                              if (!H.surelyNonEmpty(y104)) {
                                 c.len = d + 3;
-                                r27(y98, ov99, c);
+                                R[27](y104, ov105, c);
                               }
                             }
-                          } else if (k92 === 'type') {
-                            const y103: any = y90[k92];
-                            const ov104: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                          } else if (k96 === 'type') {
+                            const y109: any = y94[k96];
+                            const ov110: any = oo95 !== undefined && hop.call(oo95, k96) ? oo95[k96] : undefined;
                             c.segs[d + 2] = 'type';
                             c.kinds[d + 2] = 0;
-                            if (!(typeof y103 === 'string')) H.typeErr(c, c.pathAt(d + 3), y103, 'string');
+                            if (!(typeof y109 === 'string')) H.typeErr(c, c.pathAt(d + 3), y109, 'string');
                             else {
-                              if (!H.surelyNonEmpty(y103)) {
+                              if (!H.surelyNonEmpty(y109)) {
                                 c.len = d + 3;
-                                r28(y103, ov104, c);
+                                R[28](y109, ov110, c);
                               }
-                              c.len = d + 3;
-                              r29(y103, ov104, c);
+                              if (c.celBudget !== Infinity || !cg111(y109)) {
+                                c.len = d + 3;
+                                R[29](y109, ov110, c);
+                              }
                             }
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y90, 'jsonPath')) {
+                    if (!hop.call(y94, 'jsonPath')) {
                       c.segs[d + 2] = 'jsonPath';
                       c.kinds[d + 2] = 0;
-                      const ov105: any = undefined;
+                      const ov112: any = undefined;
                       c.len = d + 3;
-                      r25(undefined, ov105, c);
+                      R[25](undefined, ov112, c);
                     }
-                    if (!hop.call(y90, 'name')) {
+                    if (!hop.call(y94, 'name')) {
                       c.segs[d + 2] = 'name';
                       c.kinds[d + 2] = 0;
-                      const ov106: any = undefined;
+                      const ov113: any = undefined;
                       c.len = d + 3;
-                      r27(undefined, ov106, c);
+                      R[27](undefined, ov113, c);
                     }
-                    if (!hop.call(y90, 'type')) {
+                    if (!hop.call(y94, 'type')) {
                       c.segs[d + 2] = 'type';
                       c.kinds[d + 2] = 0;
-                      const ov107: any = undefined;
+                      const ov114: any = undefined;
                       c.len = d + 3;
-                      r28(undefined, ov107, c);
+                      R[28](undefined, ov114, c);
                     }
                   }
                 }
@@ -717,189 +830,197 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             }
             break;
           case 10:
-            if (k86 === 'deprecated') {
-              const y108: any = x[k86];
-              if (!(typeof y108 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'deprecated'), y108, 'boolean');
+            if (k90 === 'deprecated') {
+              const y115: any = x[k90];
+              if (!(typeof y115 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'deprecated'), y115, 'boolean');
             }
             break;
           case 18:
-            if (k86 === 'deprecationWarning') {
-              const y109: any = x[k86];
-              const ov110: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'deprecationWarning') {
+              const y116: any = x[k90];
+              const ov117: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'deprecationWarning';
               c.kinds[d] = 0;
-              if (!(typeof y109 === 'string')) H.typeErr(c, c.pathAt(d + 1), y109, 'string');
+              if (!(typeof y116 === 'string')) H.typeErr(c, c.pathAt(d + 1), y116, 'string');
               else {
-                if (y109.length > 256 && H.runeCount(y109) > 256) H.maxLen(c, c.pathAt(d + 1), 256);
-                c.len = d + 1;
-                r30(y109, ov110, c);
+                if (y116.length > 256 && H.runeCount(y116) > 256) H.maxLen(c, c.pathAt(d + 1), 256);
+                if (c.celBudget !== Infinity || !cg118(y116)) {
+                  c.len = d + 1;
+                  R[30](y116, ov117, c);
+                }
               }
             }
             break;
           case 4:
-            if (k86 === 'name') {
-              const y111: any = x[k86];
-              const ov112: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'name') {
+              const y119: any = x[k90];
+              const ov120: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'name';
               c.kinds[d] = 0;
-              if (!(typeof y111 === 'string')) H.typeErr(c, c.pathAt(d + 1), y111, 'string');
+              if (!(typeof y119 === 'string')) H.typeErr(c, c.pathAt(d + 1), y119, 'string');
               else {
-                if (typeof y111 !== 'string' || !ok113(y111)) {
+                if (typeof y119 !== 'string' || !ok50(y119)) {
                   c.len = d + 1;
-                  r31(y111, ov112, c);
+                  R[31](y119, ov120, c);
                 }
               }
             }
             break;
           case 6:
-            if (k86 === 'schema') {
-              const y114: any = x[k86];
-              const ov115: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'schema') {
+              const y121: any = x[k90];
+              const ov122: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'schema';
               c.kinds[d] = 0;
-              f76(y114, ov115, c, d + 1);
-            } else if (k86 === 'served') {
-              const y236: any = x[k86];
-              if (!(typeof y236 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'served'), y236, 'boolean');
+              f76(y121, ov122, c, d + 1);
+            } else if (k90 === 'served') {
+              const y246: any = x[k90];
+              if (!(typeof y246 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'served'), y246, 'boolean');
             }
             break;
           case 16:
-            if (k86 === 'selectableFields') {
-              const y227: any = x[k86];
-              const ov228: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'selectableFields') {
+              const y237: any = x[k90];
+              const ov238: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'selectableFields';
               c.kinds[d] = 0;
-              if (!Array.isArray(y227)) H.typeErr(c, c.pathAt(d + 1), y227, 'array');
+              if (!Array.isArray(y237)) H.typeErr(c, c.pathAt(d + 1), y237, 'array');
               else {
-                for (let i229 = 0; i229 < y227.length; i229++) {
-                  const y230: any = y227[i229];
-                  c.segs[d + 1] = i229;
+                for (let i239 = 0; i239 < y237.length; i239++) {
+                  const y240: any = y237[i239];
+                  c.segs[d + 1] = i239;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y230 === 'object' && y230 !== null && !Array.isArray(y230)))
-                    H.typeErr(c, c.pathAt(d + 2), y230, 'object');
+                  if (!(typeof y240 === 'object' && y240 !== null && !Array.isArray(y240)))
+                    H.typeErr(c, c.pathAt(d + 2), y240, 'object');
                   else {
-                    const oo231: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k232 in y230) {
-                      switch (k232) {
+                    const oo241: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k242 in y240) {
+                      switch (k242) {
                         case 'jsonPath': {
-                          const y233: any = y230[k232];
-                          const ov234: any = oo231 !== undefined && hop.call(oo231, k232) ? oo231[k232] : undefined;
+                          const y243: any = y240[k242];
+                          const ov244: any = oo241 !== undefined && hop.call(oo241, k242) ? oo241[k242] : undefined;
                           c.segs[d + 2] = 'jsonPath';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y233 === 'string')) H.typeErr(c, c.pathAt(d + 3), y233, 'string');
+                          if (!(typeof y243 === 'string')) H.typeErr(c, c.pathAt(d + 3), y243, 'string');
                           else {
-                            if (!H.surelyNonEmpty(y233)) {
+                            if (!H.surelyNonEmpty(y243)) {
                               c.len = d + 3;
-                              r35(y233, ov234, c);
+                              R[35](y243, ov244, c);
                             }
                           }
                           break;
                         }
                       }
                     }
-                    if (!hop.call(y230, 'jsonPath')) {
+                    if (!hop.call(y240, 'jsonPath')) {
                       c.segs[d + 2] = 'jsonPath';
                       c.kinds[d + 2] = 0;
-                      const ov235: any = undefined;
+                      const ov245: any = undefined;
                       c.len = d + 3;
-                      r35(undefined, ov235, c);
+                      R[35](undefined, ov245, c);
                     }
                   }
                 }
-                if (y227.length > 8) H.tooMany(c, c.pathAt(d + 1), y227.length, 8);
-                if (!H.fewerThanTwo(y227)) {
+                if (y237.length > 8) H.tooMany(c, c.pathAt(d + 1), y237.length, 8);
+                if (!H.distinctBy(y237, 'jsonPath')) {
                   c.len = d + 1;
-                  r36(y227, ov228, c);
+                  R[36](y237, ov238, c);
                 }
               }
             }
             break;
           case 7:
-            if (k86 === 'storage') {
-              const y237: any = x[k86];
-              if (!(typeof y237 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'storage'), y237, 'boolean');
+            if (k90 === 'storage') {
+              const y247: any = x[k90];
+              if (!(typeof y247 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'storage'), y247, 'boolean');
             }
             break;
           case 12:
-            if (k86 === 'subresources') {
-              const y238: any = x[k86];
-              const ov239: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
+            if (k90 === 'subresources') {
+              const y248: any = x[k90];
+              const ov249: any = oo89 !== undefined && hop.call(oo89, k90) ? oo89[k90] : undefined;
               c.segs[d] = 'subresources';
               c.kinds[d] = 0;
-              if (!(typeof y238 === 'object' && y238 !== null && !Array.isArray(y238)))
-                H.typeErr(c, c.pathAt(d + 1), y238, 'object');
+              if (!(typeof y248 === 'object' && y248 !== null && !Array.isArray(y248)))
+                H.typeErr(c, c.pathAt(d + 1), y248, 'object');
               else {
-                const oo240: any = ov239 !== undefined && H.isObject(ov239) ? ov239 : undefined;
-                for (const k241 in y238) {
-                  switch (k241) {
+                const oo250: any = ov249 !== undefined && H.isObject(ov249) ? ov249 : undefined;
+                for (const k251 in y248) {
+                  switch (k251) {
                     case 'scale': {
-                      const y242: any = y238[k241];
-                      const ov243: any = oo240 !== undefined && hop.call(oo240, k241) ? oo240[k241] : undefined;
+                      const y252: any = y248[k251];
+                      const ov253: any = oo250 !== undefined && hop.call(oo250, k251) ? oo250[k251] : undefined;
                       c.segs[d + 1] = 'scale';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y242 === 'object' && y242 !== null && !Array.isArray(y242)))
-                        H.typeErr(c, c.pathAt(d + 2), y242, 'object');
+                      if (!(typeof y252 === 'object' && y252 !== null && !Array.isArray(y252)))
+                        H.typeErr(c, c.pathAt(d + 2), y252, 'object');
                       else {
-                        const oo244: any = ov243 !== undefined && H.isObject(ov243) ? ov243 : undefined;
-                        for (const k245 in y242) {
-                          switch (k245) {
+                        const oo254: any = ov253 !== undefined && H.isObject(ov253) ? ov253 : undefined;
+                        for (const k255 in y252) {
+                          switch (k255) {
                             case 'labelSelectorPath': {
-                              const y246: any = y242[k245];
-                              const ov247: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
+                              const y256: any = y252[k255];
+                              const ov257: any = oo254 !== undefined && hop.call(oo254, k255) ? oo254[k255] : undefined;
                               c.segs[d + 2] = 'labelSelectorPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y246 === 'string')) H.typeErr(c, c.pathAt(d + 3), y246, 'string');
+                              if (!(typeof y256 === 'string')) H.typeErr(c, c.pathAt(d + 3), y256, 'string');
                               else {
-                                c.len = d + 3;
-                                r37(y246, ov247, c);
+                                if (c.celBudget !== Infinity || !cg258(y256)) {
+                                  c.len = d + 3;
+                                  R[37](y256, ov257, c);
+                                }
                               }
                               break;
                             }
                             case 'specReplicasPath': {
-                              const y248: any = y242[k245];
-                              const ov249: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
+                              const y259: any = y252[k255];
+                              const ov260: any = oo254 !== undefined && hop.call(oo254, k255) ? oo254[k255] : undefined;
                               c.segs[d + 2] = 'specReplicasPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y248 === 'string')) H.typeErr(c, c.pathAt(d + 3), y248, 'string');
+                              if (!(typeof y259 === 'string')) H.typeErr(c, c.pathAt(d + 3), y259, 'string');
                               else {
-                                if (!H.surelyNonEmpty(y248)) {
+                                if (!H.surelyNonEmpty(y259)) {
                                   c.len = d + 3;
-                                  r38(y248, ov249, c);
+                                  R[38](y259, ov260, c);
                                 }
-                                c.len = d + 3;
-                                r39(y248, ov249, c);
+                                if (c.celBudget !== Infinity || !cg261(y259)) {
+                                  c.len = d + 3;
+                                  R[39](y259, ov260, c);
+                                }
                               }
                               break;
                             }
                             case 'statusReplicasPath': {
-                              const y250: any = y242[k245];
-                              const ov251: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
+                              const y262: any = y252[k255];
+                              const ov263: any = oo254 !== undefined && hop.call(oo254, k255) ? oo254[k255] : undefined;
                               c.segs[d + 2] = 'statusReplicasPath';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y250 === 'string')) H.typeErr(c, c.pathAt(d + 3), y250, 'string');
+                              if (!(typeof y262 === 'string')) H.typeErr(c, c.pathAt(d + 3), y262, 'string');
                               else {
-                                if (!H.surelyNonEmpty(y250)) {
+                                if (!H.surelyNonEmpty(y262)) {
                                   c.len = d + 3;
-                                  r40(y250, ov251, c);
+                                  R[40](y262, ov263, c);
                                 }
-                                c.len = d + 3;
-                                r41(y250, ov251, c);
+                                if (c.celBudget !== Infinity || !cg264(y262)) {
+                                  c.len = d + 3;
+                                  R[41](y262, ov263, c);
+                                }
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y242, 'specReplicasPath'))
+                        if (!hop.call(y252, 'specReplicasPath'))
                           H.required(c, H.pj(c.pathAt(d + 2), 'specReplicasPath'));
-                        if (!hop.call(y242, 'statusReplicasPath'))
+                        if (!hop.call(y252, 'statusReplicasPath'))
                           H.required(c, H.pj(c.pathAt(d + 2), 'statusReplicasPath'));
                       }
                       break;
                     }
                     case 'status': {
-                      const y252: any = y238[k241];
-                      if (!(typeof y252 === 'object' && y252 !== null && !Array.isArray(y252)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'status'), y252, 'object');
+                      const y265: any = y248[k251];
+                      if (!(typeof y265 === 'object' && y265 !== null && !Array.isArray(y265)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'status'), y265, 'object');
                       break;
                     }
                   }
@@ -912,8 +1033,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'name')) H.required(c, H.pj(c.pathAt(d), 'name'));
       if (!hop.call(x, 'served')) H.required(c, H.pj(c.pathAt(d), 'served'));
       if (!hop.call(x, 'storage')) H.required(c, H.pj(c.pathAt(d), 'storage'));
-      c.len = d;
-      r42(x, o, c);
+      if (c.celBudget !== Infinity || !cg266(x)) {
+        c.len = d;
+        R[42](x, o, c);
+      }
     }
   }
   function f35(x: any, o: any, c: ValidationContext, d: number): void {
@@ -998,7 +1121,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                               else {
                                                 if (!H.surelyNonEmpty(y30)) {
                                                   c.len = d + 5;
-                                                  r0(y30, ov31, c);
+                                                  R[0](y30, ov31, c);
                                                 }
                                               }
                                               break;
@@ -1014,7 +1137,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                               else {
                                                 if (!H.surelyNonEmpty(y32)) {
                                                   c.len = d + 5;
-                                                  r1(y32, ov33, c);
+                                                  R[1](y32, ov33, c);
                                                 }
                                               }
                                               break;
@@ -1029,7 +1152,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                                 H.typeErr(c, c.pathAt(d + 5), y34, 'string');
                                               else {
                                                 c.len = d + 5;
-                                                r2(y34, ov35, c);
+                                                R[2](y34, ov35, c);
                                               }
                                               break;
                                             }
@@ -1043,8 +1166,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                                 H.typeErr(c, c.pathAt(d + 5), y36, 'integer');
                                               else {
                                                 if (!nf38(y36)) H.numFormat(c, c.pathAt(d + 5), y36, k39);
-                                                c.len = d + 5;
-                                                r3(y36, ov37, c);
+                                                if (c.celBudget !== Infinity || !cg40(y36)) {
+                                                  c.len = d + 5;
+                                                  R[3](y36, ov37, c);
+                                                }
                                               }
                                               break;
                                             }
@@ -1053,75 +1178,79 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                         if (!hop.call(y26, 'name')) {
                                           c.segs[d + 4] = 'name';
                                           c.kinds[d + 4] = 0;
-                                          const ov40: any =
+                                          const ov41: any =
                                             ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'name')
                                               ? ov27['name']
                                               : undefined;
                                           c.len = d + 5;
-                                          r0(undefined, ov40, c);
+                                          R[0](undefined, ov41, c);
                                         }
                                         if (!hop.call(y26, 'namespace')) {
                                           c.segs[d + 4] = 'namespace';
                                           c.kinds[d + 4] = 0;
-                                          const ov41: any =
+                                          const ov42: any =
                                             ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'namespace')
                                               ? ov27['namespace']
                                               : undefined;
                                           c.len = d + 5;
-                                          r1(undefined, ov41, c);
+                                          R[1](undefined, ov42, c);
                                         }
                                       }
                                       break;
                                     }
                                     case 'url': {
-                                      const y42: any = y19[k22];
-                                      const ov43: any =
+                                      const y43: any = y19[k22];
+                                      const ov44: any =
                                         oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
                                       c.segs[d + 3] = 'url';
                                       c.kinds[d + 3] = 0;
-                                      if (!(typeof y42 === 'string')) H.typeErr(c, c.pathAt(d + 4), y42, 'string');
+                                      if (!(typeof y43 === 'string')) H.typeErr(c, c.pathAt(d + 4), y43, 'string');
                                       else {
                                         c.len = d + 4;
-                                        r4(y42, ov43, c);
+                                        R[4](y43, ov44, c);
                                       }
                                       break;
                                     }
                                   }
                                 }
-                                c.len = d + 3;
-                                r5(y19, ov20, c);
+                                if (c.celBudget !== Infinity || !cg45(y19)) {
+                                  c.len = d + 3;
+                                  R[5](y19, ov20, c);
+                                }
                               }
                               break;
                             }
                             case 'conversionReviewVersions': {
-                              const y44: any = y15[k18];
-                              const ov45: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
+                              const y46: any = y15[k18];
+                              const ov47: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                               c.segs[d + 2] = 'conversionReviewVersions';
                               c.kinds[d + 2] = 0;
-                              if (!Array.isArray(y44)) H.typeErr(c, c.pathAt(d + 3), y44, 'array');
+                              if (!Array.isArray(y46)) H.typeErr(c, c.pathAt(d + 3), y46, 'array');
                               else {
-                                for (let i46 = 0; i46 < y44.length; i46++) {
-                                  const y47: any = y44[i46];
-                                  c.segs[d + 3] = i46;
+                                for (let i48 = 0; i48 < y46.length; i48++) {
+                                  const y49: any = y46[i48];
+                                  c.segs[d + 3] = i48;
                                   c.kinds[d + 3] = 1;
-                                  if (!(typeof y47 === 'string')) H.typeErr(c, c.pathAt(d + 4), y47, 'string');
+                                  if (!(typeof y49 === 'string')) H.typeErr(c, c.pathAt(d + 4), y49, 'string');
                                   else {
-                                    if (typeof y47 !== 'string' || !ok48(y47)) {
+                                    if (typeof y49 !== 'string' || !ok50(y49)) {
                                       c.len = d + 4;
-                                      r6(y47, undefined, c);
+                                      R[6](y49, undefined, c);
                                     }
                                   }
                                 }
-                                if (!H.surelyNonEmpty(y44)) {
+                                if (!H.surelyNonEmpty(y46)) {
                                   c.len = d + 3;
-                                  r7(y44, ov45, c);
+                                  R[7](y46, ov47, c);
                                 }
-                                if (!H.fewerThanTwo(y44)) {
+                                if (!H.distinctBy(y46, null)) {
                                   c.len = d + 3;
-                                  r8(y44, ov45, c);
+                                  R[8](y46, ov47, c);
                                 }
-                                c.len = d + 3;
-                                r9(y44, ov45, c);
+                                if (c.celBudget !== Infinity || !cg51(y46)) {
+                                  c.len = d + 3;
+                                  R[9](y46, ov47, c);
+                                }
                               }
                               break;
                             }
@@ -1130,12 +1259,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                         if (!hop.call(y15, 'conversionReviewVersions')) {
                           c.segs[d + 2] = 'conversionReviewVersions';
                           c.kinds[d + 2] = 0;
-                          const ov49: any =
+                          const ov52: any =
                             ov16 !== undefined && H.isObject(ov16) && hop.call(ov16, 'conversionReviewVersions')
                               ? ov16['conversionReviewVersions']
                               : undefined;
                           c.len = d + 3;
-                          r7(undefined, ov49, c);
+                          R[7](undefined, ov52, c);
                         }
                       }
                       break;
@@ -1143,82 +1272,86 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                   }
                 }
                 if (!hop.call(y9, 'strategy')) H.required(c, H.pj(c.pathAt(d + 1), 'strategy'));
-                c.len = d + 1;
-                r10(y9, ov10, c);
+                if (c.celBudget !== Infinity || !cg53(y9)) {
+                  c.len = d + 1;
+                  R[10](y9, ov10, c);
+                }
               }
             }
             break;
           case 5:
             if (k8 === 'group') {
-              const y50: any = x[k8];
-              const ov51: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              const y54: any = x[k8];
+              const ov55: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'group';
               c.kinds[d] = 0;
-              if (!(typeof y50 === 'string')) H.typeErr(c, c.pathAt(d + 1), y50, 'string');
+              if (!(typeof y54 === 'string')) H.typeErr(c, c.pathAt(d + 1), y54, 'string');
               else {
                 if (c.update) {
                   c.len = d + 1;
-                  r11(y50, ov51, c);
+                  R[11](y54, ov55, c);
                 }
-                if (!H.surelyNonEmpty(y50)) {
+                if (!H.surelyNonEmpty(y54)) {
                   c.len = d + 1;
-                  r12(y50, ov51, c);
+                  R[12](y54, ov55, c);
                 }
-                if (typeof y50 !== 'string' || !ok52(y50)) {
+                if (typeof y54 !== 'string' || !ok56(y54)) {
                   c.len = d + 1;
-                  r13(y50, ov51, c);
+                  R[13](y54, ov55, c);
                 }
-                c.len = d + 1;
-                r14(y50, ov51, c);
+                if (c.celBudget !== Infinity || !cg57(y54)) {
+                  c.len = d + 1;
+                  R[14](y54, ov55, c);
+                }
               }
             } else if (k8 === 'names') {
-              const y53: any = x[k8];
-              const ov54: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              const y58: any = x[k8];
+              const ov59: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'names';
               c.kinds[d] = 0;
-              if (!(typeof y53 === 'object' && y53 !== null && !Array.isArray(y53)))
-                H.typeErr(c, c.pathAt(d + 1), y53, 'object');
+              if (!(typeof y58 === 'object' && y58 !== null && !Array.isArray(y58)))
+                H.typeErr(c, c.pathAt(d + 1), y58, 'object');
               else {
-                const oo55: any = ov54 !== undefined && H.isObject(ov54) ? ov54 : undefined;
-                for (const k56 in y53) {
-                  switch (k56.length) {
+                const oo60: any = ov59 !== undefined && H.isObject(ov59) ? ov59 : undefined;
+                for (const k61 in y58) {
+                  switch (k61.length) {
                     case 10:
-                      if (k56 === 'categories') {
-                        const y57: any = y53[k56];
-                        const ov58: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      if (k61 === 'categories') {
+                        const y62: any = y58[k61];
+                        const ov63: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'categories';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y57)) H.typeErr(c, c.pathAt(d + 2), y57, 'array');
+                        if (!Array.isArray(y62)) H.typeErr(c, c.pathAt(d + 2), y62, 'array');
                         else {
-                          for (let i59 = 0; i59 < y57.length; i59++) {
-                            const y60: any = y57[i59];
-                            c.segs[d + 2] = i59;
+                          for (let i64 = 0; i64 < y62.length; i64++) {
+                            const y65: any = y62[i64];
+                            c.segs[d + 2] = i64;
                             c.kinds[d + 2] = 1;
-                            if (!(typeof y60 === 'string')) H.typeErr(c, c.pathAt(d + 3), y60, 'string');
+                            if (!(typeof y65 === 'string')) H.typeErr(c, c.pathAt(d + 3), y65, 'string');
                             else {
-                              if (typeof y60 !== 'string' || !ok61(y60)) {
+                              if (typeof y65 !== 'string' || !ok50(y65)) {
                                 c.len = d + 3;
-                                r15(y60, undefined, c);
+                                R[15](y65, undefined, c);
                               }
                             }
                           }
                         }
-                      } else if (k56 === 'shortNames') {
-                        const y69: any = y53[k56];
-                        const ov70: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      } else if (k61 === 'shortNames') {
+                        const y74: any = y58[k61];
+                        const ov75: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'shortNames';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y69)) H.typeErr(c, c.pathAt(d + 2), y69, 'array');
+                        if (!Array.isArray(y74)) H.typeErr(c, c.pathAt(d + 2), y74, 'array');
                         else {
-                          for (let i71 = 0; i71 < y69.length; i71++) {
-                            const y72: any = y69[i71];
-                            c.segs[d + 2] = i71;
+                          for (let i76 = 0; i76 < y74.length; i76++) {
+                            const y77: any = y74[i76];
+                            c.segs[d + 2] = i76;
                             c.kinds[d + 2] = 1;
-                            if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 3), y72, 'string');
+                            if (!(typeof y77 === 'string')) H.typeErr(c, c.pathAt(d + 3), y77, 'string');
                             else {
-                              if (typeof y72 !== 'string' || !ok73(y72)) {
+                              if (typeof y77 !== 'string' || !ok50(y77)) {
                                 c.len = d + 3;
-                                r19(y72, undefined, c);
+                                R[19](y77, undefined, c);
                               }
                             }
                           }
@@ -1226,110 +1359,118 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 4:
-                      if (k56 === 'kind') {
-                        const y62: any = y53[k56];
-                        const ov63: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      if (k61 === 'kind') {
+                        const y66: any = y58[k61];
+                        const ov67: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'kind';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y62 === 'string')) H.typeErr(c, c.pathAt(d + 2), y62, 'string');
+                        if (!(typeof y66 === 'string')) H.typeErr(c, c.pathAt(d + 2), y66, 'string');
                         else {
-                          c.len = d + 2;
-                          r16(y62, ov63, c);
+                          if (c.celBudget !== Infinity || !cg68(y66)) {
+                            c.len = d + 2;
+                            R[16](y66, ov67, c);
+                          }
                         }
                       }
                       break;
                     case 8:
-                      if (k56 === 'listKind') {
-                        const y64: any = y53[k56];
-                        const ov65: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      if (k61 === 'listKind') {
+                        const y69: any = y58[k61];
+                        const ov70: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'listKind';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y64 === 'string')) H.typeErr(c, c.pathAt(d + 2), y64, 'string');
+                        if (!(typeof y69 === 'string')) H.typeErr(c, c.pathAt(d + 2), y69, 'string');
                         else {
-                          c.len = d + 2;
-                          r17(y64, ov65, c);
+                          if (c.celBudget !== Infinity || !cg71(y69)) {
+                            c.len = d + 2;
+                            R[17](y69, ov70, c);
+                          }
                         }
-                      } else if (k56 === 'singular') {
-                        const y74: any = y53[k56];
-                        const ov75: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      } else if (k61 === 'singular') {
+                        const y78: any = y58[k61];
+                        const ov79: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'singular';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y74 === 'string')) H.typeErr(c, c.pathAt(d + 2), y74, 'string');
+                        if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 2), y78, 'string');
                         else {
-                          if (typeof y74 !== 'string' || !ok76(y74)) {
+                          if (typeof y78 !== 'string' || !ok50(y78)) {
                             c.len = d + 2;
-                            r20(y74, ov75, c);
+                            R[20](y78, ov79, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k56 === 'plural') {
-                        const y66: any = y53[k56];
-                        const ov67: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                      if (k61 === 'plural') {
+                        const y72: any = y58[k61];
+                        const ov73: any = oo60 !== undefined && hop.call(oo60, k61) ? oo60[k61] : undefined;
                         c.segs[d + 1] = 'plural';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y66 === 'string')) H.typeErr(c, c.pathAt(d + 2), y66, 'string');
+                        if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 2), y72, 'string');
                         else {
-                          if (typeof y66 !== 'string' || !ok68(y66)) {
+                          if (typeof y72 !== 'string' || !ok50(y72)) {
                             c.len = d + 2;
-                            r18(y66, ov67, c);
+                            R[18](y72, ov73, c);
                           }
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y53, 'plural')) H.required(c, H.pj(c.pathAt(d + 1), 'plural'));
-                if (!hop.call(y53, 'kind')) H.required(c, H.pj(c.pathAt(d + 1), 'kind'));
-                c.len = d + 1;
-                r21(y53, ov54, c);
+                if (!hop.call(y58, 'plural')) H.required(c, H.pj(c.pathAt(d + 1), 'plural'));
+                if (!hop.call(y58, 'kind')) H.required(c, H.pj(c.pathAt(d + 1), 'kind'));
+                if (c.celBudget !== Infinity || !cg80(y58)) {
+                  c.len = d + 1;
+                  R[21](y58, ov59, c);
+                }
               }
             } else if (k8 === 'scope') {
-              const y79: any = x[k8];
-              const ov80: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              const y83: any = x[k8];
+              const ov84: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'scope';
               c.kinds[d] = 0;
-              if (!(typeof y79 === 'string')) H.typeErr(c, c.pathAt(d + 1), y79, 'string');
+              if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 1), y83, 'string');
               else {
                 c.len = d + 1;
-                r23(y79, ov80, c);
+                R[23](y83, ov84, c);
               }
             }
             break;
           case 21:
             if (k8 === 'preserveUnknownFields') {
-              const y77: any = x[k8];
-              const ov78: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              const y81: any = x[k8];
+              const ov82: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'preserveUnknownFields';
               c.kinds[d] = 0;
-              if (!(typeof y77 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y77, 'boolean');
+              if (!(typeof y81 === 'boolean')) H.typeErr(c, c.pathAt(d + 1), y81, 'boolean');
               else {
                 c.len = d + 1;
-                r22(y77, ov78, c);
+                R[22](y81, ov82, c);
               }
             }
             break;
           case 8:
             if (k8 === 'versions') {
-              const y81: any = x[k8];
-              const ov82: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
+              const y85: any = x[k8];
+              const ov86: any = oo7 !== undefined && hop.call(oo7, k8) ? oo7[k8] : undefined;
               c.segs[d] = 'versions';
               c.kinds[d] = 0;
-              if (!Array.isArray(y81)) H.typeErr(c, c.pathAt(d + 1), y81, 'array');
+              if (!Array.isArray(y85)) H.typeErr(c, c.pathAt(d + 1), y85, 'array');
               else {
-                for (let i83 = 0; i83 < y81.length; i83++) {
-                  const y84: any = y81[i83];
-                  c.segs[d + 1] = i83;
+                for (let i87 = 0; i87 < y85.length; i87++) {
+                  const y88: any = y85[i87];
+                  c.segs[d + 1] = i87;
                   c.kinds[d + 1] = 1;
-                  f64(y84, undefined, c, d + 2);
+                  f64(y88, undefined, c, d + 2);
                 }
-                if (!H.fewerThanTwo(y81)) {
+                if (!H.distinctBy(y85, 'name')) {
                   c.len = d + 1;
-                  r43(y81, ov82, c);
+                  R[43](y85, ov86, c);
                 }
-                c.len = d + 1;
-                r44(y81, ov82, c);
+                if (c.celBudget !== Infinity || !cg267(y85)) {
+                  c.len = d + 1;
+                  R[44](y85, ov86, c);
+                }
               }
             }
             break;
@@ -1340,23 +1481,25 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'group')) {
         c.segs[d] = 'group';
         c.kinds[d] = 0;
-        const ov253: any = o !== undefined && H.isObject(o) && hop.call(o, 'group') ? o['group'] : undefined;
+        const ov268: any = o !== undefined && H.isObject(o) && hop.call(o, 'group') ? o['group'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r11(undefined, ov253, c);
+          R[11](undefined, ov268, c);
         }
         c.len = d + 1;
-        r12(undefined, ov253, c);
+        R[12](undefined, ov268, c);
       }
       if (!hop.call(x, 'scope')) {
         c.segs[d] = 'scope';
         c.kinds[d] = 0;
-        const ov254: any = o !== undefined && H.isObject(o) && hop.call(o, 'scope') ? o['scope'] : undefined;
+        const ov269: any = o !== undefined && H.isObject(o) && hop.call(o, 'scope') ? o['scope'] : undefined;
         c.len = d + 1;
-        r23(undefined, ov254, c);
+        R[23](undefined, ov269, c);
       }
-      c.len = d;
-      r45(x, o, c);
+      if (c.celBudget !== Infinity || !cg270(x)) {
+        c.len = d;
+        R[45](x, o, c);
+      }
     }
   }
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
@@ -1394,66 +1537,66 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
           case 6:
             if (k1 === 'status') {
-              const y255: any = x[k1];
-              const ov256: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y271: any = x[k1];
+              const ov272: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y255 === 'object' && y255 !== null && !Array.isArray(y255)))
-                H.typeErr(c, c.pathAt(d + 1), y255, 'object');
+              if (!(typeof y271 === 'object' && y271 !== null && !Array.isArray(y271)))
+                H.typeErr(c, c.pathAt(d + 1), y271, 'object');
               else {
-                const oo257: any = ov256 !== undefined && H.isObject(ov256) ? ov256 : undefined;
-                for (const k258 in y255) {
-                  switch (k258) {
+                const oo273: any = ov272 !== undefined && H.isObject(ov272) ? ov272 : undefined;
+                for (const k274 in y271) {
+                  switch (k274) {
                     case 'acceptedNames': {
-                      const y259: any = y255[k258];
-                      const ov260: any = oo257 !== undefined && hop.call(oo257, k258) ? oo257[k258] : undefined;
+                      const y275: any = y271[k274];
+                      const ov276: any = oo273 !== undefined && hop.call(oo273, k274) ? oo273[k274] : undefined;
                       c.segs[d + 1] = 'acceptedNames';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y259 === 'object' && y259 !== null && !Array.isArray(y259)))
-                        H.typeErr(c, c.pathAt(d + 2), y259, 'object');
+                      if (!(typeof y275 === 'object' && y275 !== null && !Array.isArray(y275)))
+                        H.typeErr(c, c.pathAt(d + 2), y275, 'object');
                       else {
-                        const oo261: any = ov260 !== undefined && H.isObject(ov260) ? ov260 : undefined;
-                        for (const k262 in y259) {
-                          switch (k262.length) {
+                        const oo277: any = ov276 !== undefined && H.isObject(ov276) ? ov276 : undefined;
+                        for (const k278 in y275) {
+                          switch (k278.length) {
                             case 10:
-                              if (k262 === 'categories') {
-                                const y263: any = y259[k262];
-                                const ov264: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              if (k278 === 'categories') {
+                                const y279: any = y275[k278];
+                                const ov280: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'categories';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y263)) H.typeErr(c, c.pathAt(d + 3), y263, 'array');
+                                if (!Array.isArray(y279)) H.typeErr(c, c.pathAt(d + 3), y279, 'array');
                                 else {
-                                  for (let i265 = 0; i265 < y263.length; i265++) {
-                                    const y266: any = y263[i265];
-                                    c.segs[d + 3] = i265;
+                                  for (let i281 = 0; i281 < y279.length; i281++) {
+                                    const y282: any = y279[i281];
+                                    c.segs[d + 3] = i281;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y266 === 'string')) H.typeErr(c, c.pathAt(d + 4), y266, 'string');
+                                    if (!(typeof y282 === 'string')) H.typeErr(c, c.pathAt(d + 4), y282, 'string');
                                     else {
-                                      if (typeof y266 !== 'string' || !ok267(y266)) {
+                                      if (typeof y282 !== 'string' || !ok50(y282)) {
                                         c.len = d + 4;
-                                        r15(y266, undefined, c);
+                                        R[15](y282, undefined, c);
                                       }
                                     }
                                   }
                                 }
-                              } else if (k262 === 'shortNames') {
-                                const y275: any = y259[k262];
-                                const ov276: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              } else if (k278 === 'shortNames') {
+                                const y289: any = y275[k278];
+                                const ov290: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'shortNames';
                                 c.kinds[d + 2] = 0;
-                                if (!Array.isArray(y275)) H.typeErr(c, c.pathAt(d + 3), y275, 'array');
+                                if (!Array.isArray(y289)) H.typeErr(c, c.pathAt(d + 3), y289, 'array');
                                 else {
-                                  for (let i277 = 0; i277 < y275.length; i277++) {
-                                    const y278: any = y275[i277];
-                                    c.segs[d + 3] = i277;
+                                  for (let i291 = 0; i291 < y289.length; i291++) {
+                                    const y292: any = y289[i291];
+                                    c.segs[d + 3] = i291;
                                     c.kinds[d + 3] = 1;
-                                    if (!(typeof y278 === 'string')) H.typeErr(c, c.pathAt(d + 4), y278, 'string');
+                                    if (!(typeof y292 === 'string')) H.typeErr(c, c.pathAt(d + 4), y292, 'string');
                                     else {
-                                      if (typeof y278 !== 'string' || !ok279(y278)) {
+                                      if (typeof y292 !== 'string' || !ok50(y292)) {
                                         c.len = d + 4;
-                                        r19(y278, undefined, c);
+                                        R[19](y292, undefined, c);
                                       }
                                     }
                                   }
@@ -1461,218 +1604,224 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               }
                               break;
                             case 4:
-                              if (k262 === 'kind') {
-                                const y268: any = y259[k262];
-                                const ov269: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              if (k278 === 'kind') {
+                                const y283: any = y275[k278];
+                                const ov284: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'kind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y268 === 'string')) H.typeErr(c, c.pathAt(d + 3), y268, 'string');
+                                if (!(typeof y283 === 'string')) H.typeErr(c, c.pathAt(d + 3), y283, 'string');
                                 else {
-                                  c.len = d + 3;
-                                  r16(y268, ov269, c);
+                                  if (c.celBudget !== Infinity || !cg68(y283)) {
+                                    c.len = d + 3;
+                                    R[16](y283, ov284, c);
+                                  }
                                 }
                               }
                               break;
                             case 8:
-                              if (k262 === 'listKind') {
-                                const y270: any = y259[k262];
-                                const ov271: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              if (k278 === 'listKind') {
+                                const y285: any = y275[k278];
+                                const ov286: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'listKind';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y270 === 'string')) H.typeErr(c, c.pathAt(d + 3), y270, 'string');
+                                if (!(typeof y285 === 'string')) H.typeErr(c, c.pathAt(d + 3), y285, 'string');
                                 else {
-                                  c.len = d + 3;
-                                  r17(y270, ov271, c);
+                                  if (c.celBudget !== Infinity || !cg71(y285)) {
+                                    c.len = d + 3;
+                                    R[17](y285, ov286, c);
+                                  }
                                 }
-                              } else if (k262 === 'singular') {
-                                const y280: any = y259[k262];
-                                const ov281: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              } else if (k278 === 'singular') {
+                                const y293: any = y275[k278];
+                                const ov294: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'singular';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y280 === 'string')) H.typeErr(c, c.pathAt(d + 3), y280, 'string');
+                                if (!(typeof y293 === 'string')) H.typeErr(c, c.pathAt(d + 3), y293, 'string');
                                 else {
-                                  if (typeof y280 !== 'string' || !ok282(y280)) {
+                                  if (typeof y293 !== 'string' || !ok50(y293)) {
                                     c.len = d + 3;
-                                    r20(y280, ov281, c);
+                                    R[20](y293, ov294, c);
                                   }
                                 }
                               }
                               break;
                             case 6:
-                              if (k262 === 'plural') {
-                                const y272: any = y259[k262];
-                                const ov273: any =
-                                  oo261 !== undefined && hop.call(oo261, k262) ? oo261[k262] : undefined;
+                              if (k278 === 'plural') {
+                                const y287: any = y275[k278];
+                                const ov288: any =
+                                  oo277 !== undefined && hop.call(oo277, k278) ? oo277[k278] : undefined;
                                 c.segs[d + 2] = 'plural';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y272 === 'string')) H.typeErr(c, c.pathAt(d + 3), y272, 'string');
+                                if (!(typeof y287 === 'string')) H.typeErr(c, c.pathAt(d + 3), y287, 'string');
                                 else {
-                                  if (typeof y272 !== 'string' || !ok274(y272)) {
+                                  if (typeof y287 !== 'string' || !ok50(y287)) {
                                     c.len = d + 3;
-                                    r18(y272, ov273, c);
+                                    R[18](y287, ov288, c);
                                   }
                                 }
                               }
                               break;
                           }
                         }
-                        if (!hop.call(y259, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
-                        if (!hop.call(y259, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
-                        c.len = d + 2;
-                        r21(y259, ov260, c);
+                        if (!hop.call(y275, 'plural')) H.required(c, H.pj(c.pathAt(d + 2), 'plural'));
+                        if (!hop.call(y275, 'kind')) H.required(c, H.pj(c.pathAt(d + 2), 'kind'));
+                        if (c.celBudget !== Infinity || !cg80(y275)) {
+                          c.len = d + 2;
+                          R[21](y275, ov276, c);
+                        }
                       }
                       break;
                     }
                     case 'conditions': {
-                      const y283: any = y255[k258];
-                      if (!Array.isArray(y283)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y283, 'array');
+                      const y295: any = y271[k274];
+                      if (!Array.isArray(y295)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y295, 'array');
                       else {
-                        for (let i284 = 0; i284 < y283.length; i284++) {
-                          const y285: any = y283[i284];
-                          if (!(typeof y285 === 'object' && y285 !== null && !Array.isArray(y285)))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), y285, 'object');
+                        for (let i296 = 0; i296 < y295.length; i296++) {
+                          const y297: any = y295[i296];
+                          if (!(typeof y297 === 'object' && y297 !== null && !Array.isArray(y297)))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), y297, 'object');
                           else {
-                            for (const k286 in y285) {
-                              switch (k286.length) {
+                            for (const k298 in y297) {
+                              switch (k298.length) {
                                 case 18:
-                                  if (k286 === 'lastTransitionTime') {
-                                    const y287: any = y285[k286];
-                                    if (!(typeof y287 === 'string'))
+                                  if (k298 === 'lastTransitionTime') {
+                                    const y299: any = y297[k298];
+                                    if (!(typeof y299 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'lastTransitionTime'),
-                                        y287,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'lastTransitionTime'),
+                                        y299,
                                         'string',
                                       );
                                     else {
-                                      if (!sf288(y287))
+                                      if (!sf300(y299))
                                         H.strFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'lastTransitionTime'),
-                                          y287,
-                                          k289,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'lastTransitionTime'),
+                                          y299,
+                                          k301,
                                         );
                                     }
-                                  } else if (k286 === 'observedGeneration') {
-                                    const y291: any = y285[k286];
-                                    if (!(typeof y291 === 'number' && Number.isInteger(y291)))
+                                  } else if (k298 === 'observedGeneration') {
+                                    const y303: any = y297[k298];
+                                    if (!(typeof y303 === 'number' && Number.isInteger(y303)))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'observedGeneration'),
-                                        y291,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'observedGeneration'),
+                                        y303,
                                         'integer',
                                       );
                                     else {
-                                      if (!nf292(y291))
+                                      if (!nf304(y303))
                                         H.numFormat(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'observedGeneration'),
-                                          y291,
-                                          k293,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'observedGeneration'),
+                                          y303,
+                                          k305,
                                         );
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k286 === 'message') {
-                                    const y290: any = y285[k286];
-                                    if (!(typeof y290 === 'string'))
+                                  if (k298 === 'message') {
+                                    const y302: any = y297[k298];
+                                    if (!(typeof y302 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'message'),
-                                        y290,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'message'),
+                                        y302,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 6:
-                                  if (k286 === 'reason') {
-                                    const y294: any = y285[k286];
-                                    if (!(typeof y294 === 'string'))
+                                  if (k298 === 'reason') {
+                                    const y306: any = y297[k298];
+                                    if (!(typeof y306 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'reason'),
-                                        y294,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'reason'),
+                                        y306,
                                         'string',
                                       );
-                                  } else if (k286 === 'status') {
-                                    const y295: any = y285[k286];
-                                    if (!(typeof y295 === 'string'))
+                                  } else if (k298 === 'status') {
+                                    const y307: any = y297[k298];
+                                    if (!(typeof y307 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'),
-                                        y295,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'status'),
+                                        y307,
                                         'string',
                                       );
                                     else {
-                                      if (!(y295 === 'True' || y295 === 'False' || y295 === 'Unknown'))
+                                      if (!(y307 === 'True' || y307 === 'False' || y307 === 'Unknown'))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'),
-                                          y295,
-                                          k296,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'status'),
+                                          y307,
+                                          k308,
                                         );
                                     }
                                   }
                                   break;
                                 case 4:
-                                  if (k286 === 'type') {
-                                    const y297: any = y285[k286];
-                                    if (!(typeof y297 === 'string'))
+                                  if (k298 === 'type') {
+                                    const y309: any = y297[k298];
+                                    if (!(typeof y309 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'),
-                                        y297,
+                                        H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'type'),
+                                        y309,
                                         'string',
                                       );
                                     else {
                                       if (!(
-                                        y297 === 'Established' ||
-                                        y297 === 'NamesAccepted' ||
-                                        y297 === 'Terminating'
+                                        y309 === 'Established' ||
+                                        y309 === 'NamesAccepted' ||
+                                        y309 === 'Terminating'
                                       ))
                                         H.enumErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'),
-                                          y297,
-                                          k298,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'type'),
+                                          y309,
+                                          k310,
                                         );
                                     }
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y285, 'type'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'type'));
-                            if (!hop.call(y285, 'status'))
-                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i284), 'status'));
+                            if (!hop.call(y297, 'type'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'type'));
+                            if (!hop.call(y297, 'status'))
+                              H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i296), 'status'));
                           }
                         }
-                        if (y283.length > 1 && H.mapHasDup(y283, k299))
-                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y283, k299);
+                        if (y295.length > 1 && H.mapHasDup(y295, k311))
+                          H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y295, k311);
                       }
                       break;
                     }
                     case 'observedGeneration': {
-                      const y300: any = y255[k258];
-                      if (!(typeof y300 === 'number' && Number.isInteger(y300)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y300, 'integer');
+                      const y312: any = y271[k274];
+                      if (!(typeof y312 === 'number' && Number.isInteger(y312)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y312, 'integer');
                       else {
-                        if (!nf301(y300)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y300, k302);
+                        if (!nf313(y312)) H.numFormat(c, H.pj(c.pathAt(d + 1), 'observedGeneration'), y312, k314);
                       }
                       break;
                     }
                     case 'storedVersions': {
-                      const y303: any = y255[k258];
-                      if (!Array.isArray(y303)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y303, 'array');
+                      const y315: any = y271[k274];
+                      if (!Array.isArray(y315)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'storedVersions'), y315, 'array');
                       else {
-                        for (let i304 = 0; i304 < y303.length; i304++) {
-                          const y305: any = y303[i304];
-                          if (!(typeof y305 === 'string'))
-                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i304), y305, 'string');
+                        for (let i316 = 0; i316 < y315.length; i316++) {
+                          const y317: any = y315[i316];
+                          if (!(typeof y317 === 'string'))
+                            H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'storedVersions'), i316), y317, 'string');
                         }
                       }
                       break;
@@ -1686,13 +1835,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       }
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
       c.len = d;
-      r46(x, o, c);
+      R[46](x, o, c);
     }
   }
   function f153(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r47(x, o, c);
+    R[47](x, o, c);
   }
   return f153;
 }

@@ -31,10 +31,14 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a Event: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a Event: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
   const s3 = S['ObjectMeta']!;
   const sf5 = H.stringFormat('date-time')!;
   const k6 = 'date-time';
@@ -306,7 +310,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'eventTime')) H.required(c, H.pj(c.pathAt(d), 'eventTime'));
     }
     c.len = d;
-    r0(x, o, c);
+    R[0](x, o, c);
   }
   return f56;
 }

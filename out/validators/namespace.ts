@@ -31,19 +31,27 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Label',
 };
 
-/** The generated validation of a Namespace: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a Namespace: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
   const s3 = S['ObjectMeta']!;
   const ok14 = H.fastSyntax['qualifiedName']!;
-  const sf22 = H.stringFormat('date-time')!;
-  const k23 = 'date-time';
-  const k28 = ['type'];
-  const k30 = ': supported values: "Active", "Terminating"';
+  function cg15(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const sf23 = H.stringFormat('date-time')!;
+  const k24 = 'date-time';
+  const k29 = ['type'];
+  const k31 = ': supported values: "Active", "Terminating"';
   function f48(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -86,10 +94,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                           else {
                             if (typeof y13 !== 'string' || !ok14(y13)) {
                               c.len = d + 3;
-                              r1(y13, undefined, c);
+                              R[1](y13, undefined, c);
                             }
-                            c.len = d + 3;
-                            r2(y13, undefined, c);
+                            if (c.celBudget !== Infinity || !cg15(y13)) {
+                              c.len = d + 3;
+                              R[2](y13, undefined, c);
+                            }
                           }
                         }
                       }
@@ -109,122 +119,122 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y15: any = x[k1];
-              if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y15, 'object');
+              const y16: any = x[k1];
+              if (!(typeof y16 === 'object' && y16 !== null && !Array.isArray(y16)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y16, 'object');
               else {
-                for (const k16 in y15) {
-                  switch (k16) {
+                for (const k17 in y16) {
+                  switch (k17) {
                     case 'conditions': {
-                      const y17: any = y15[k16];
-                      if (!Array.isArray(y17))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y17, 'array');
+                      const y18: any = y16[k17];
+                      if (!Array.isArray(y18))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y18, 'array');
                       else {
-                        for (let i18 = 0; i18 < y17.length; i18++) {
-                          const y19: any = y17[i18];
-                          if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
-                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), y19, 'object');
+                        for (let i19 = 0; i19 < y18.length; i19++) {
+                          const y20: any = y18[i19];
+                          if (!(typeof y20 === 'object' && y20 !== null && !Array.isArray(y20)))
+                            H.typeErr(c, H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), y20, 'object');
                           else {
-                            for (const k20 in y19) {
-                              switch (k20.length) {
+                            for (const k21 in y20) {
+                              switch (k21.length) {
                                 case 18:
-                                  if (k20 === 'lastTransitionTime') {
-                                    const y21: any = y19[k20];
-                                    if (!(typeof y21 === 'string'))
+                                  if (k21 === 'lastTransitionTime') {
+                                    const y22: any = y20[k21];
+                                    if (!(typeof y22 === 'string'))
                                       H.typeErr(
                                         c,
                                         H.pj(
-                                          H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18),
+                                          H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19),
                                           'lastTransitionTime',
                                         ),
-                                        y21,
+                                        y22,
                                         'string',
                                       );
                                     else {
-                                      if (!sf22(y21))
+                                      if (!sf23(y22))
                                         H.strFormat(
                                           c,
                                           H.pj(
-                                            H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18),
+                                            H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19),
                                             'lastTransitionTime',
                                           ),
-                                          y21,
-                                          k23,
+                                          y22,
+                                          k24,
                                         );
                                     }
                                   }
                                   break;
                                 case 7:
-                                  if (k20 === 'message') {
-                                    const y24: any = y19[k20];
-                                    if (!(typeof y24 === 'string'))
+                                  if (k21 === 'message') {
+                                    const y25: any = y20[k21];
+                                    if (!(typeof y25 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'message'),
-                                        y24,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'message'),
+                                        y25,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 6:
-                                  if (k20 === 'reason') {
-                                    const y25: any = y19[k20];
-                                    if (!(typeof y25 === 'string'))
-                                      H.typeErr(
-                                        c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'reason'),
-                                        y25,
-                                        'string',
-                                      );
-                                  } else if (k20 === 'status') {
-                                    const y26: any = y19[k20];
+                                  if (k21 === 'reason') {
+                                    const y26: any = y20[k21];
                                     if (!(typeof y26 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'status'),
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'reason'),
                                         y26,
+                                        'string',
+                                      );
+                                  } else if (k21 === 'status') {
+                                    const y27: any = y20[k21];
+                                    if (!(typeof y27 === 'string'))
+                                      H.typeErr(
+                                        c,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'status'),
+                                        y27,
                                         'string',
                                       );
                                   }
                                   break;
                                 case 4:
-                                  if (k20 === 'type') {
-                                    const y27: any = y19[k20];
-                                    if (!(typeof y27 === 'string'))
+                                  if (k21 === 'type') {
+                                    const y28: any = y20[k21];
+                                    if (!(typeof y28 === 'string'))
                                       H.typeErr(
                                         c,
-                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'type'),
-                                        y27,
+                                        H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'type'),
+                                        y28,
                                         'string',
                                       );
                                   }
                                   break;
                               }
                             }
-                            if (!hop.call(y19, 'type'))
-                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'type'));
-                            if (!hop.call(y19, 'status'))
-                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i18), 'status'));
+                            if (!hop.call(y20, 'type'))
+                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'type'));
+                            if (!hop.call(y20, 'status'))
+                              H.required(c, H.pj(H.pb(H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), i19), 'status'));
                           }
                         }
-                        if (y17.length > 1 && H.mapHasDup(y17, k28))
-                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y17, k28);
+                        if (y18.length > 1 && H.mapHasDup(y18, k29))
+                          H.mapDupErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'conditions'), y18, k29);
                       }
                       break;
                     }
                     case 'phase': {
-                      const y29: any = y15[k16];
-                      if (!(typeof y29 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y29, 'string');
+                      const y30: any = y16[k17];
+                      if (!(typeof y30 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y30, 'string');
                       else {
-                        if (!(y29 === 'Active' || y29 === 'Terminating'))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y29, k30);
+                        if (!(y30 === 'Active' || y30 === 'Terminating'))
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y30, k31);
                       }
                       break;
                     }
@@ -237,7 +247,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       }
     }
     c.len = d;
-    r3(x, o, c);
+    R[3](x, o, c);
   }
   return f48;
 }

@@ -31,88 +31,213 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a PersistentVolume: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a PersistentVolume: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
-  const r15 = R[15];
-  const r16 = R[16];
-  const r17 = R[17];
-  const r18 = R[18];
-  const r19 = R[19];
-  const r20 = R[20];
-  const r21 = R[21];
-  const r22 = R[22];
-  const r23 = R[23];
-  const r24 = R[24];
-  const r25 = R[25];
-  const r26 = R[26];
-  const r27 = R[27];
-  const r28 = R[28];
-  const r29 = R[29];
-  const r30 = R[30];
-  const r31 = R[31];
-  const r32 = R[32];
-  const r33 = R[33];
-  const r34 = R[34];
-  const r35 = R[35];
-  const r36 = R[36];
-  const r37 = R[37];
-  const r38 = R[38];
-  const r39 = R[39];
-  const r40 = R[40];
-  const r41 = R[41];
-  const r42 = R[42];
-  const r43 = R[43];
-  const r44 = R[44];
-  const r45 = R[45];
-  const r46 = R[46];
-  const r47 = R[47];
-  const r48 = R[48];
-  const r49 = R[49];
-  const r50 = R[50];
-  const r51 = R[51];
   const s3 = S['ObjectMeta']!;
   const k14 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
   const sf21 = H.stringFormat('quantity')!;
   const k22 = 'quantity';
   const k54 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
   const k64 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k70 = ': supported values: "Delete", "Recycle", "Retain"';
-  const ok73 = H.fastSyntax['dns1123Subdomain']!;
-  const ok76 = H.fastSyntax['dns1123Subdomain']!;
-  const k79 = ': supported values: "Block", "Filesystem"';
-  const k87 =
+  function cg69(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k71 = ': supported values: "Delete", "Recycle", "Retain"';
+  const ok74 = H.fastSyntax['dns1123Subdomain']!;
+  function cg77(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k80 = ': supported values: "Block", "Filesystem"';
+  const ok87 = H.fastSyntax['path']!;
+  const k89 =
     ': supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"';
-  const nf150 = H.numberFormat('int32')!;
-  const k151 = 'int32';
-  const nf183 = H.numberFormat('int32')!;
-  const k184 = 'int32';
-  const nf206 = H.numberFormat('int32')!;
-  const k207 = 'int32';
-  const k215 = ': supported values: "None", "ReadOnly", "ReadWrite"';
-  const k218 = ': supported values: "Dedicated", "Managed", "Shared"';
-  const ok273 = H.fastSyntax['dns1123Label']!;
-  const k306 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
-  const ok316 = H.fastSyntax['dns1123Label']!;
-  const ok319 = H.fastSyntax['dns1123Label']!;
-  const sf343 = H.stringFormat('date-time')!;
-  const k344 = 'date-time';
-  const k347 = ': supported values: "Pending", "Available", "Bound", "Released", "Failed"';
+  function cg105(s: any): boolean {
+    try {
+      return C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg113(s: any): boolean {
+    try {
+      return C[3](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf154 = H.numberFormat('int32')!;
+  const k155 = 'int32';
+  function cg156(s: any): boolean {
+    try {
+      return C[4](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg162(s: any): boolean {
+    try {
+      return C[5](s, undefined) === true && C[6](s, undefined) === true && C[7](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg179(s: any): boolean {
+    try {
+      return C[8](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg188(s: any): boolean {
+    try {
+      return (
+        C[9](s, undefined) === true &&
+        C[10](s, undefined) === true &&
+        C[11](s, undefined) === true &&
+        C[12](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const nf191 = H.numberFormat('int32')!;
+  const k192 = 'int32';
+  function cg193(s: any): boolean {
+    try {
+      return C[13](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg207(s: any): boolean {
+    try {
+      return (
+        C[14](s, undefined) === true &&
+        C[15](s, undefined) === true &&
+        C[16](s, undefined) === true &&
+        C[17](s, undefined) === true &&
+        C[18](s, undefined) === true &&
+        C[19](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const nf216 = H.numberFormat('int32')!;
+  const k217 = 'int32';
+  function cg218(s: any): boolean {
+    try {
+      return C[20](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k226 = ': supported values: "None", "ReadOnly", "ReadWrite"';
+  const k229 = ': supported values: "Dedicated", "Managed", "Shared"';
+  function cg231(s: any): boolean {
+    try {
+      return C[21](s, undefined) === true && C[22](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg269(s: any): boolean {
+    try {
+      return C[23](s, undefined) === true && C[24](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg276(s: any): boolean {
+    try {
+      return C[25](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg278(s: any): boolean {
+    try {
+      return C[26](s, undefined) === true && C[27](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok288 = H.fastSyntax['dns1123Label']!;
+  function cg289(s: any): boolean {
+    try {
+      return C[28](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg305(s: any): boolean {
+    try {
+      return C[29](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg311(s: any): boolean {
+    try {
+      return C[30](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k324 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
+  function cg347(s: any): boolean {
+    try {
+      return C[31](s, undefined) === true && C[32](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k357 = [
+    'hostPath',
+    'blockDiskService',
+    'scaleOutFilesystem',
+    'datasetVolume',
+    'nfs',
+    'registryVolume',
+    'distributedFilesystem',
+    'iscsi',
+    'volumeService',
+    'fc',
+    'flexVolume',
+    'fileShare',
+    'virtualDisk',
+    'persistentDisk',
+    'volumeById',
+    'dataDisk',
+    'arrayVolume',
+    'local',
+    'namespacedVolume',
+    'csi',
+  ];
+  const sf361 = H.stringFormat('date-time')!;
+  const k362 = 'date-time';
+  const k365 = ': supported values: "Pending", "Available", "Bound", "Released", "Failed"';
+  function cg367(s: any): boolean {
+    try {
+      return C[38](s, undefined) === true && C[39](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   function f37(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -143,64 +268,64 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
                 if (!H.surelyNonEmpty(y10)) {
                   c.len = d + 1;
-                  r1(y10, ov11, c);
+                  R[1](y10, ov11, c);
                 }
                 if (!H.fewerThanTwo(y10)) {
                   c.len = d + 1;
-                  r2(y10, ov11, c);
+                  R[2](y10, ov11, c);
                 }
               }
             } else if (k9 === 'arrayVolume') {
-              const y294: any = x[k9];
-              if (!(typeof y294 === 'object' && y294 !== null && !Array.isArray(y294)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y294, 'object');
+              const y312: any = x[k9];
+              if (!(typeof y312 === 'object' && y312 !== null && !Array.isArray(y312)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y312, 'object');
               else {
-                for (const k295 in y294) {
-                  switch (k295.length) {
+                for (const k313 in y312) {
+                  switch (k313.length) {
                     case 7:
-                      if (k295 === 'gateway') {
-                        const y296: any = y294[k295];
-                        if (!(typeof y296 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y296, 'string');
+                      if (k313 === 'gateway') {
+                        const y314: any = y312[k313];
+                        if (!(typeof y314 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y314, 'string');
                       }
                       break;
                     case 6:
-                      if (k295 === 'system') {
-                        const y297: any = y294[k295];
-                        if (!(typeof y297 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y297, 'string');
-                      } else if (k295 === 'fsType') {
-                        const y308: any = y294[k295];
-                        if (!(typeof y308 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y308, 'string');
+                      if (k313 === 'system') {
+                        const y315: any = y312[k313];
+                        if (!(typeof y315 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y315, 'string');
+                      } else if (k313 === 'fsType') {
+                        const y326: any = y312[k313];
+                        if (!(typeof y326 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y326, 'string');
                       }
                       break;
                     case 9:
-                      if (k295 === 'secretRef') {
-                        const y298: any = y294[k295];
-                        if (!(typeof y298 === 'object' && y298 !== null && !Array.isArray(y298)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y298, 'object');
+                      if (k313 === 'secretRef') {
+                        const y316: any = y312[k313];
+                        if (!(typeof y316 === 'object' && y316 !== null && !Array.isArray(y316)))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y316, 'object');
                         else {
-                          for (const k299 in y298) {
-                            switch (k299) {
+                          for (const k317 in y316) {
+                            switch (k317) {
                               case 'name': {
-                                const y300: any = y298[k299];
-                                if (!(typeof y300 === 'string'))
+                                const y318: any = y316[k317];
+                                if (!(typeof y318 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'name'),
-                                    y300,
+                                    y318,
                                     'string',
                                   );
                                 break;
                               }
                               case 'namespace': {
-                                const y301: any = y298[k299];
-                                if (!(typeof y301 === 'string'))
+                                const y319: any = y316[k317];
+                                if (!(typeof y319 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'namespace'),
-                                    y301,
+                                    y319,
                                     'string',
                                   );
                                 break;
@@ -211,86 +336,86 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 10:
-                      if (k295 === 'sslEnabled') {
-                        const y302: any = y294[k295];
-                        if (!(typeof y302 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y302, 'boolean');
-                      } else if (k295 === 'volumeName') {
-                        const y307: any = y294[k295];
-                        if (!(typeof y307 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y307, 'string');
+                      if (k313 === 'sslEnabled') {
+                        const y320: any = y312[k313];
+                        if (!(typeof y320 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y320, 'boolean');
+                      } else if (k313 === 'volumeName') {
+                        const y325: any = y312[k313];
+                        if (!(typeof y325 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y325, 'string');
                       }
                       break;
                     case 16:
-                      if (k295 === 'protectionDomain') {
-                        const y303: any = y294[k295];
-                        if (!(typeof y303 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y303, 'string');
+                      if (k313 === 'protectionDomain') {
+                        const y321: any = y312[k313];
+                        if (!(typeof y321 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y321, 'string');
                       }
                       break;
                     case 11:
-                      if (k295 === 'storagePool') {
-                        const y304: any = y294[k295];
-                        if (!(typeof y304 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y304, 'string');
-                      } else if (k295 === 'storageMode') {
-                        const y305: any = y294[k295];
-                        if (!(typeof y305 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y305, 'string');
+                      if (k313 === 'storagePool') {
+                        const y322: any = y312[k313];
+                        if (!(typeof y322 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y322, 'string');
+                      } else if (k313 === 'storageMode') {
+                        const y323: any = y312[k313];
+                        if (!(typeof y323 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y323, 'string');
                         else {
-                          if (!(y305 === 'ThickProvisioned' || y305 === 'ThinProvisioned'))
-                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y305, k306);
+                          if (!(y323 === 'ThickProvisioned' || y323 === 'ThinProvisioned'))
+                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y323, k324);
                         }
                       }
                       break;
                     case 8:
-                      if (k295 === 'readOnly') {
-                        const y309: any = y294[k295];
-                        if (!(typeof y309 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y309, 'boolean');
+                      if (k313 === 'readOnly') {
+                        const y327: any = y312[k313];
+                        if (!(typeof y327 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y327, 'boolean');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y294, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
-                if (!hop.call(y294, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
-                if (!hop.call(y294, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
-                if (!hop.call(y294, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
+                if (!hop.call(y312, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
+                if (!hop.call(y312, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
+                if (!hop.call(y312, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
+                if (!hop.call(y312, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
               }
             } else if (k9 === 'virtualDisk') {
-              const y331: any = x[k9];
-              if (!(typeof y331 === 'object' && y331 !== null && !Array.isArray(y331)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y331, 'object');
+              const y348: any = x[k9];
+              if (!(typeof y348 === 'object' && y348 !== null && !Array.isArray(y348)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y348, 'object');
               else {
-                for (const k332 in y331) {
-                  switch (k332) {
+                for (const k349 in y348) {
+                  switch (k349) {
                     case 'volumePath': {
-                      const y333: any = y331[k332];
-                      if (!(typeof y333 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y333, 'string');
+                      const y350: any = y348[k349];
+                      if (!(typeof y350 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y350, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y334: any = y331[k332];
-                      if (!(typeof y334 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y334, 'string');
+                      const y351: any = y348[k349];
+                      if (!(typeof y351 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y351, 'string');
                       break;
                     }
                     case 'storagePolicyName': {
-                      const y335: any = y331[k332];
-                      if (!(typeof y335 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y335, 'string');
+                      const y352: any = y348[k349];
+                      if (!(typeof y352 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y352, 'string');
                       break;
                     }
                     case 'storagePolicyID': {
-                      const y336: any = y331[k332];
-                      if (!(typeof y336 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y336, 'string');
+                      const y353: any = y348[k349];
+                      if (!(typeof y353 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y353, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y331, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
+                if (!hop.call(y348, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
               }
             }
             break;
@@ -312,8 +437,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                   if (!(typeof y19 === 'string')) H.typeErr(c, c.pathAt(d + 2), y19, 'string');
                   else {
                     if (!sf21(y19)) H.strFormat(c, c.pathAt(d + 2), y19, k22);
-                    c.len = d + 2;
-                    r3(y19, ov20, c);
+                    if (!(H.plainQuantitySign(y19) > 0)) {
+                      c.len = d + 2;
+                      R[3](y19, ov20, c);
+                    }
                   }
                 }
               }
@@ -371,114 +498,118 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
               }
             } else if (k9 === 'hostPath') {
-              const y80: any = x[k9];
-              const ov81: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y81: any = x[k9];
+              const ov82: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'hostPath';
               c.kinds[d] = 0;
-              if (!(typeof y80 === 'object' && y80 !== null && !Array.isArray(y80)))
-                H.typeErr(c, c.pathAt(d + 1), y80, 'object');
+              if (!(typeof y81 === 'object' && y81 !== null && !Array.isArray(y81)))
+                H.typeErr(c, c.pathAt(d + 1), y81, 'object');
               else {
-                const oo82: any = ov81 !== undefined && H.isObject(ov81) ? ov81 : undefined;
-                for (const k83 in y80) {
-                  switch (k83) {
+                const oo83: any = ov82 !== undefined && H.isObject(ov82) ? ov82 : undefined;
+                for (const k84 in y81) {
+                  switch (k84) {
                     case 'path': {
-                      const y84: any = y80[k83];
-                      const ov85: any = oo82 !== undefined && hop.call(oo82, k83) ? oo82[k83] : undefined;
+                      const y85: any = y81[k84];
+                      const ov86: any = oo83 !== undefined && hop.call(oo83, k84) ? oo83[k84] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y84 === 'string')) H.typeErr(c, c.pathAt(d + 2), y84, 'string');
+                      if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 2), y85, 'string');
                       else {
-                        if (!H.surelyNonEmpty(y84)) {
+                        if (!H.surelyNonEmpty(y85)) {
                           c.len = d + 2;
-                          r11(y84, ov85, c);
+                          R[11](y85, ov86, c);
                         }
-                        c.len = d + 2;
-                        r12(y84, ov85, c);
+                        if (typeof y85 !== 'string' || !ok87(y85)) {
+                          c.len = d + 2;
+                          R[12](y85, ov86, c);
+                        }
                       }
                       break;
                     }
                     case 'type': {
-                      const y86: any = y80[k83];
-                      if (!(typeof y86 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y86, 'string');
+                      const y88: any = y81[k84];
+                      if (!(typeof y88 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y88, 'string');
                       else {
                         if (!(
-                          y86 === '' ||
-                          y86 === 'BlockDevice' ||
-                          y86 === 'CharDevice' ||
-                          y86 === 'Directory' ||
-                          y86 === 'DirectoryOrCreate' ||
-                          y86 === 'File' ||
-                          y86 === 'FileOrCreate' ||
-                          y86 === 'Socket'
+                          y88 === '' ||
+                          y88 === 'BlockDevice' ||
+                          y88 === 'CharDevice' ||
+                          y88 === 'Directory' ||
+                          y88 === 'DirectoryOrCreate' ||
+                          y88 === 'File' ||
+                          y88 === 'FileOrCreate' ||
+                          y88 === 'Socket'
                         ))
-                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y86, k87);
+                          H.enumErr(c, H.pj(c.pathAt(d + 1), 'type'), y88, k89);
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y80, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y81, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             } else if (k9 === 'dataDisk') {
-              const y209: any = x[k9];
-              const ov210: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y220: any = x[k9];
+              const ov221: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'dataDisk';
               c.kinds[d] = 0;
-              if (!(typeof y209 === 'object' && y209 !== null && !Array.isArray(y209)))
-                H.typeErr(c, c.pathAt(d + 1), y209, 'object');
+              if (!(typeof y220 === 'object' && y220 !== null && !Array.isArray(y220)))
+                H.typeErr(c, c.pathAt(d + 1), y220, 'object');
               else {
-                for (const k211 in y209) {
-                  switch (k211.length) {
+                for (const k222 in y220) {
+                  switch (k222.length) {
                     case 8:
-                      if (k211 === 'diskName') {
-                        const y212: any = y209[k211];
-                        if (!(typeof y212 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y212, 'string');
-                      } else if (k211 === 'readOnly') {
-                        const y219: any = y209[k211];
-                        if (!(typeof y219 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y219, 'boolean');
+                      if (k222 === 'diskName') {
+                        const y223: any = y220[k222];
+                        if (!(typeof y223 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y223, 'string');
+                      } else if (k222 === 'readOnly') {
+                        const y230: any = y220[k222];
+                        if (!(typeof y230 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y230, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k211 === 'diskURI') {
-                        const y213: any = y209[k211];
-                        if (!(typeof y213 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y213, 'string');
+                      if (k222 === 'diskURI') {
+                        const y224: any = y220[k222];
+                        if (!(typeof y224 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y224, 'string');
                       }
                       break;
                     case 11:
-                      if (k211 === 'cachingMode') {
-                        const y214: any = y209[k211];
-                        if (!(typeof y214 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y214, 'string');
+                      if (k222 === 'cachingMode') {
+                        const y225: any = y220[k222];
+                        if (!(typeof y225 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y225, 'string');
                         else {
-                          if (!(y214 === 'None' || y214 === 'ReadOnly' || y214 === 'ReadWrite'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y214, k215);
+                          if (!(y225 === 'None' || y225 === 'ReadOnly' || y225 === 'ReadWrite'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y225, k226);
                         }
                       }
                       break;
                     case 6:
-                      if (k211 === 'fsType') {
-                        const y216: any = y209[k211];
-                        if (!(typeof y216 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y216, 'string');
+                      if (k222 === 'fsType') {
+                        const y227: any = y220[k222];
+                        if (!(typeof y227 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y227, 'string');
                       }
                       break;
                     case 4:
-                      if (k211 === 'kind') {
-                        const y217: any = y209[k211];
-                        if (!(typeof y217 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y217, 'string');
+                      if (k222 === 'kind') {
+                        const y228: any = y220[k222];
+                        if (!(typeof y228 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y228, 'string');
                         else {
-                          if (!(y217 === 'Dedicated' || y217 === 'Managed' || y217 === 'Shared'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y217, k218);
+                          if (!(y228 === 'Dedicated' || y228 === 'Managed' || y228 === 'Shared'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y228, k229);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y209, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
-                if (!hop.call(y209, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
-                c.len = d + 1;
-                r35(y209, ov210, c);
+                if (!hop.call(y220, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
+                if (!hop.call(y220, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
+                if (c.celBudget !== Infinity || !cg231(y220)) {
+                  c.len = d + 1;
+                  R[35](y220, ov221, c);
+                }
               }
             }
             break;
@@ -802,7 +933,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                 }
                                 if (!H.surelyNonEmpty(y43)) {
                                   c.len = d + 3;
-                                  r4(y43, ov44, c);
+                                  R[4](y43, ov44, c);
                                 }
                               }
                               break;
@@ -817,204 +948,208 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                               ? ov40['nodeSelectorTerms']
                               : undefined;
                           c.len = d + 3;
-                          r4(undefined, ov68, c);
+                          R[4](undefined, ov68, c);
                         }
                       }
                       break;
                     }
                   }
                 }
-                c.len = d + 1;
-                r5(y35, ov36, c);
+                if (c.celBudget !== Infinity || !cg69(y35)) {
+                  c.len = d + 1;
+                  R[5](y35, ov36, c);
+                }
               }
               if (c.update) {
                 c.len = d + 1;
-                r6(y35, ov36, c);
+                R[6](y35, ov36, c);
               }
             }
             break;
           case 29:
             if (k9 === 'persistentVolumeReclaimPolicy') {
-              const y69: any = x[k9];
-              if (!(typeof y69 === 'string'))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y69, 'string');
+              const y70: any = x[k9];
+              if (!(typeof y70 === 'string'))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y70, 'string');
               else {
-                if (!(y69 === 'Delete' || y69 === 'Recycle' || y69 === 'Retain'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y69, k70);
+                if (!(y70 === 'Delete' || y70 === 'Recycle' || y70 === 'Retain'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y70, k71);
               }
             }
             break;
           case 16:
             if (k9 === 'storageClassName') {
-              const y71: any = x[k9];
-              const ov72: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y72: any = x[k9];
+              const ov73: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
-              if (!(typeof y71 === 'string')) H.typeErr(c, c.pathAt(d + 1), y71, 'string');
+              if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 1), y72, 'string');
               else {
-                if (typeof y71 !== 'string' || !ok73(y71)) {
+                if (typeof y72 !== 'string' || !ok74(y72)) {
                   c.len = d + 1;
-                  r7(y71, ov72, c);
+                  R[7](y72, ov73, c);
                 }
               }
             } else if (k9 === 'blockDiskService') {
-              const y198: any = x[k9];
-              const ov199: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y208: any = x[k9];
+              const ov209: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'blockDiskService';
               c.kinds[d] = 0;
-              if (!(typeof y198 === 'object' && y198 !== null && !Array.isArray(y198)))
-                H.typeErr(c, c.pathAt(d + 1), y198, 'object');
+              if (!(typeof y208 === 'object' && y208 !== null && !Array.isArray(y208)))
+                H.typeErr(c, c.pathAt(d + 1), y208, 'object');
               else {
-                const oo200: any = ov199 !== undefined && H.isObject(ov199) ? ov199 : undefined;
-                for (const k201 in y198) {
-                  switch (k201) {
+                const oo210: any = ov209 !== undefined && H.isObject(ov209) ? ov209 : undefined;
+                for (const k211 in y208) {
+                  switch (k211) {
                     case 'volumeID': {
-                      const y202: any = y198[k201];
-                      if (!(typeof y202 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y202, 'string');
+                      const y212: any = y208[k211];
+                      if (!(typeof y212 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y212, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y203: any = y198[k201];
-                      if (!(typeof y203 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y203, 'string');
+                      const y213: any = y208[k211];
+                      if (!(typeof y213 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y213, 'string');
                       break;
                     }
                     case 'partition': {
-                      const y204: any = y198[k201];
-                      const ov205: any = oo200 !== undefined && hop.call(oo200, k201) ? oo200[k201] : undefined;
+                      const y214: any = y208[k211];
+                      const ov215: any = oo210 !== undefined && hop.call(oo210, k211) ? oo210[k211] : undefined;
                       c.segs[d + 1] = 'partition';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y204 === 'number' && Number.isInteger(y204)))
-                        H.typeErr(c, c.pathAt(d + 2), y204, 'integer');
+                      if (!(typeof y214 === 'number' && Number.isInteger(y214)))
+                        H.typeErr(c, c.pathAt(d + 2), y214, 'integer');
                       else {
-                        if (!nf206(y204)) H.numFormat(c, c.pathAt(d + 2), y204, k207);
-                        c.len = d + 2;
-                        r34(y204, ov205, c);
+                        if (!nf216(y214)) H.numFormat(c, c.pathAt(d + 2), y214, k217);
+                        if (c.celBudget !== Infinity || !cg218(y214)) {
+                          c.len = d + 2;
+                          R[34](y214, ov215, c);
+                        }
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y208: any = y198[k201];
-                      if (!(typeof y208 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y208, 'boolean');
+                      const y219: any = y208[k211];
+                      if (!(typeof y219 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y219, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y198, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y208, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
               }
             } else if (k9 === 'namespacedVolume') {
-              const y310: any = x[k9];
-              const ov311: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y328: any = x[k9];
+              const ov329: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'namespacedVolume';
               c.kinds[d] = 0;
-              if (!(typeof y310 === 'object' && y310 !== null && !Array.isArray(y310)))
-                H.typeErr(c, c.pathAt(d + 1), y310, 'object');
+              if (!(typeof y328 === 'object' && y328 !== null && !Array.isArray(y328)))
+                H.typeErr(c, c.pathAt(d + 1), y328, 'object');
               else {
-                const oo312: any = ov311 !== undefined && H.isObject(ov311) ? ov311 : undefined;
-                for (const k313 in y310) {
-                  switch (k313.length) {
+                const oo330: any = ov329 !== undefined && H.isObject(ov329) ? ov329 : undefined;
+                for (const k331 in y328) {
+                  switch (k331.length) {
                     case 10:
-                      if (k313 === 'volumeName') {
-                        const y314: any = y310[k313];
-                        const ov315: any = oo312 !== undefined && hop.call(oo312, k313) ? oo312[k313] : undefined;
+                      if (k331 === 'volumeName') {
+                        const y332: any = y328[k331];
+                        const ov333: any = oo330 !== undefined && hop.call(oo330, k331) ? oo330[k331] : undefined;
                         c.segs[d + 1] = 'volumeName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y314 === 'string')) H.typeErr(c, c.pathAt(d + 2), y314, 'string');
+                        if (!(typeof y332 === 'string')) H.typeErr(c, c.pathAt(d + 2), y332, 'string');
                         else {
-                          if (typeof y314 !== 'string' || !ok316(y314)) {
+                          if (typeof y332 !== 'string' || !ok288(y332)) {
                             c.len = d + 2;
-                            r45(y314, ov315, c);
+                            R[45](y332, ov333, c);
                           }
                         }
                       }
                       break;
                     case 15:
-                      if (k313 === 'volumeNamespace') {
-                        const y317: any = y310[k313];
-                        const ov318: any = oo312 !== undefined && hop.call(oo312, k313) ? oo312[k313] : undefined;
+                      if (k331 === 'volumeNamespace') {
+                        const y334: any = y328[k331];
+                        const ov335: any = oo330 !== undefined && hop.call(oo330, k331) ? oo330[k331] : undefined;
                         c.segs[d + 1] = 'volumeNamespace';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y317 === 'string')) H.typeErr(c, c.pathAt(d + 2), y317, 'string');
+                        if (!(typeof y334 === 'string')) H.typeErr(c, c.pathAt(d + 2), y334, 'string');
                         else {
-                          if (typeof y317 !== 'string' || !ok319(y317)) {
+                          if (typeof y334 !== 'string' || !ok288(y334)) {
                             c.len = d + 2;
-                            r46(y317, ov318, c);
+                            R[46](y334, ov335, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k313 === 'fsType') {
-                        const y320: any = y310[k313];
-                        if (!(typeof y320 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y320, 'string');
+                      if (k331 === 'fsType') {
+                        const y336: any = y328[k331];
+                        if (!(typeof y336 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y336, 'string');
                       }
                       break;
                     case 8:
-                      if (k313 === 'readOnly') {
-                        const y321: any = y310[k313];
-                        if (!(typeof y321 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y321, 'boolean');
+                      if (k331 === 'readOnly') {
+                        const y337: any = y328[k331];
+                        if (!(typeof y337 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y337, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k313 === 'secretRef') {
-                        const y322: any = y310[k313];
-                        if (!(typeof y322 === 'object' && y322 !== null && !Array.isArray(y322)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y322, 'object');
+                      if (k331 === 'secretRef') {
+                        const y338: any = y328[k331];
+                        if (!(typeof y338 === 'object' && y338 !== null && !Array.isArray(y338)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y338, 'object');
                         else {
-                          for (const k323 in y322) {
-                            switch (k323.length) {
+                          for (const k339 in y338) {
+                            switch (k339.length) {
                               case 10:
-                                if (k323 === 'apiVersion') {
-                                  const y324: any = y322[k323];
-                                  if (!(typeof y324 === 'string'))
+                                if (k339 === 'apiVersion') {
+                                  const y340: any = y338[k339];
+                                  if (!(typeof y340 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'apiVersion'),
-                                      y324,
+                                      y340,
                                       'string',
                                     );
                                 }
                                 break;
                               case 9:
-                                if (k323 === 'fieldPath') {
-                                  const y325: any = y322[k323];
-                                  if (!(typeof y325 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y325, 'string');
-                                } else if (k323 === 'namespace') {
-                                  const y328: any = y322[k323];
-                                  if (!(typeof y328 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y328, 'string');
+                                if (k339 === 'fieldPath') {
+                                  const y341: any = y338[k339];
+                                  if (!(typeof y341 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y341, 'string');
+                                } else if (k339 === 'namespace') {
+                                  const y344: any = y338[k339];
+                                  if (!(typeof y344 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y344, 'string');
                                 }
                                 break;
                               case 4:
-                                if (k323 === 'kind') {
-                                  const y326: any = y322[k323];
-                                  if (!(typeof y326 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y326, 'string');
-                                } else if (k323 === 'name') {
-                                  const y327: any = y322[k323];
-                                  if (!(typeof y327 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y327, 'string');
+                                if (k339 === 'kind') {
+                                  const y342: any = y338[k339];
+                                  if (!(typeof y342 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y342, 'string');
+                                } else if (k339 === 'name') {
+                                  const y343: any = y338[k339];
+                                  if (!(typeof y343 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y343, 'string');
                                 }
                                 break;
                               case 15:
-                                if (k323 === 'resourceVersion') {
-                                  const y329: any = y322[k323];
-                                  if (!(typeof y329 === 'string'))
+                                if (k339 === 'resourceVersion') {
+                                  const y345: any = y338[k339];
+                                  if (!(typeof y345 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'resourceVersion'),
-                                      y329,
+                                      y345,
                                       'string',
                                     );
                                 }
                                 break;
                               case 3:
-                                if (k323 === 'uid') {
-                                  const y330: any = y322[k323];
-                                  if (!(typeof y330 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y330, 'string');
+                                if (k339 === 'uid') {
+                                  const y346: any = y338[k339];
+                                  if (!(typeof y346 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y346, 'string');
                                 }
                                 break;
                             }
@@ -1024,90 +1159,94 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                   }
                 }
-                if (!hop.call(y310, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
-                c.len = d + 1;
-                r47(y310, ov311, c);
+                if (!hop.call(y328, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
+                if (c.celBudget !== Infinity || !cg347(y328)) {
+                  c.len = d + 1;
+                  R[47](y328, ov329, c);
+                }
               }
             }
             break;
           case 25:
             if (k9 === 'volumeAttributesClassName') {
-              const y74: any = x[k9];
-              const ov75: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y75: any = x[k9];
+              const ov76: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeAttributesClassName';
               c.kinds[d] = 0;
-              if (!(typeof y74 === 'string')) H.typeErr(c, c.pathAt(d + 1), y74, 'string');
+              if (!(typeof y75 === 'string')) H.typeErr(c, c.pathAt(d + 1), y75, 'string');
               else {
-                if (typeof y74 !== 'string' || !ok76(y74)) {
+                if (typeof y75 !== 'string' || !ok74(y75)) {
                   c.len = d + 1;
-                  r8(y74, ov75, c);
+                  R[8](y75, ov76, c);
                 }
-                c.len = d + 1;
-                r9(y74, ov75, c);
+                if (c.celBudget !== Infinity || !cg77(y75)) {
+                  c.len = d + 1;
+                  R[9](y75, ov76, c);
+                }
               }
             }
             break;
           case 10:
             if (k9 === 'volumeMode') {
-              const y77: any = x[k9];
-              const ov78: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y78: any = x[k9];
+              const ov79: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeMode';
               c.kinds[d] = 0;
-              if (!(typeof y77 === 'string')) H.typeErr(c, c.pathAt(d + 1), y77, 'string');
+              if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 1), y78, 'string');
               else {
-                if (!(y77 === 'Block' || y77 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y77, k79);
+                if (!(y78 === 'Block' || y78 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y78, k80);
                 if (c.update) {
                   c.len = d + 1;
-                  r10(y77, ov78, c);
+                  R[10](y78, ov79, c);
                 }
               }
             } else if (k9 === 'flexVolume') {
-              const y157: any = x[k9];
-              const ov158: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y163: any = x[k9];
+              const ov164: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'flexVolume';
               c.kinds[d] = 0;
-              if (!(typeof y157 === 'object' && y157 !== null && !Array.isArray(y157)))
-                H.typeErr(c, c.pathAt(d + 1), y157, 'object');
+              if (!(typeof y163 === 'object' && y163 !== null && !Array.isArray(y163)))
+                H.typeErr(c, c.pathAt(d + 1), y163, 'object');
               else {
-                const oo159: any = ov158 !== undefined && H.isObject(ov158) ? ov158 : undefined;
-                for (const k160 in y157) {
-                  switch (k160.length) {
+                const oo165: any = ov164 !== undefined && H.isObject(ov164) ? ov164 : undefined;
+                for (const k166 in y163) {
+                  switch (k166.length) {
                     case 6:
-                      if (k160 === 'driver') {
-                        const y161: any = y157[k160];
-                        const ov162: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                      if (k166 === 'driver') {
+                        const y167: any = y163[k166];
+                        const ov168: any = oo165 !== undefined && hop.call(oo165, k166) ? oo165[k166] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y161 === 'string')) H.typeErr(c, c.pathAt(d + 2), y161, 'string');
+                        if (!(typeof y167 === 'string')) H.typeErr(c, c.pathAt(d + 2), y167, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y161)) {
+                          if (!H.surelyNonEmpty(y167)) {
                             c.len = d + 2;
-                            r27(y161, ov162, c);
+                            R[27](y167, ov168, c);
                           }
                         }
-                      } else if (k160 === 'fsType') {
-                        const y163: any = y157[k160];
-                        if (!(typeof y163 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y163, 'string');
+                      } else if (k166 === 'fsType') {
+                        const y169: any = y163[k166];
+                        if (!(typeof y169 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y169, 'string');
                       }
                       break;
                     case 9:
-                      if (k160 === 'secretRef') {
-                        const y164: any = y157[k160];
-                        if (!(typeof y164 === 'object' && y164 !== null && !Array.isArray(y164)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y164, 'object');
+                      if (k166 === 'secretRef') {
+                        const y170: any = y163[k166];
+                        if (!(typeof y170 === 'object' && y170 !== null && !Array.isArray(y170)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y170, 'object');
                         else {
-                          for (const k165 in y164) {
-                            switch (k165) {
+                          for (const k171 in y170) {
+                            switch (k171) {
                               case 'name': {
-                                const y166: any = y164[k165];
-                                if (!(typeof y166 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y166, 'string');
+                                const y172: any = y170[k171];
+                                if (!(typeof y172 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y172, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y167: any = y164[k165];
-                                if (!(typeof y167 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y167, 'string');
+                                const y173: any = y170[k171];
+                                if (!(typeof y173 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y173, 'string');
                                 break;
                               }
                             }
@@ -1116,222 +1255,230 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 8:
-                      if (k160 === 'readOnly') {
-                        const y168: any = y157[k160];
-                        if (!(typeof y168 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y168, 'boolean');
+                      if (k166 === 'readOnly') {
+                        const y174: any = y163[k166];
+                        if (!(typeof y174 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y174, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k160 === 'options') {
-                        const y169: any = y157[k160];
-                        const ov170: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
+                      if (k166 === 'options') {
+                        const y175: any = y163[k166];
+                        const ov176: any = oo165 !== undefined && hop.call(oo165, k166) ? oo165[k166] : undefined;
                         c.segs[d + 1] = 'options';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y169 === 'object' && y169 !== null && !Array.isArray(y169)))
-                          H.typeErr(c, c.pathAt(d + 2), y169, 'object');
+                        if (!(typeof y175 === 'object' && y175 !== null && !Array.isArray(y175)))
+                          H.typeErr(c, c.pathAt(d + 2), y175, 'object');
                         else {
-                          for (const k171 in y169) {
-                            const y172: any = y169[k171];
-                            if (!(typeof y172 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k171), y172, 'string');
+                          for (const k177 in y175) {
+                            const y178: any = y175[k177];
+                            if (!(typeof y178 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k177), y178, 'string');
                           }
-                          c.len = d + 2;
-                          r28(y169, ov170, c);
+                          if (c.celBudget !== Infinity || !cg179(y175)) {
+                            c.len = d + 2;
+                            R[28](y175, ov176, c);
+                          }
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y157, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y163, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
               }
             } else if (k9 === 'volumeById') {
-              const y278: any = x[k9];
-              if (!(typeof y278 === 'object' && y278 !== null && !Array.isArray(y278)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y278, 'object');
+              const y294: any = x[k9];
+              if (!(typeof y294 === 'object' && y294 !== null && !Array.isArray(y294)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y294, 'object');
               else {
-                for (const k279 in y278) {
-                  switch (k279) {
+                for (const k295 in y294) {
+                  switch (k295) {
                     case 'volumeID': {
-                      const y280: any = y278[k279];
-                      if (!(typeof y280 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y280, 'string');
+                      const y296: any = y294[k295];
+                      if (!(typeof y296 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y296, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y281: any = y278[k279];
-                      if (!(typeof y281 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y281, 'string');
+                      const y297: any = y294[k295];
+                      if (!(typeof y297 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y297, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y282: any = y278[k279];
-                      if (!(typeof y282 === 'boolean'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y282, 'boolean');
+                      const y298: any = y294[k295];
+                      if (!(typeof y298 === 'boolean'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y298, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y278, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
+                if (!hop.call(y294, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
               }
             }
             break;
           case 5:
             if (k9 === 'local') {
-              const y88: any = x[k9];
-              const ov89: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y90: any = x[k9];
+              const ov91: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'local';
               c.kinds[d] = 0;
-              if (!(typeof y88 === 'object' && y88 !== null && !Array.isArray(y88)))
-                H.typeErr(c, c.pathAt(d + 1), y88, 'object');
+              if (!(typeof y90 === 'object' && y90 !== null && !Array.isArray(y90)))
+                H.typeErr(c, c.pathAt(d + 1), y90, 'object');
               else {
-                const oo90: any = ov89 !== undefined && H.isObject(ov89) ? ov89 : undefined;
-                for (const k91 in y88) {
-                  switch (k91) {
+                const oo92: any = ov91 !== undefined && H.isObject(ov91) ? ov91 : undefined;
+                for (const k93 in y90) {
+                  switch (k93) {
                     case 'path': {
-                      const y92: any = y88[k91];
-                      const ov93: any = oo90 !== undefined && hop.call(oo90, k91) ? oo90[k91] : undefined;
+                      const y94: any = y90[k93];
+                      const ov95: any = oo92 !== undefined && hop.call(oo92, k93) ? oo92[k93] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y92 === 'string')) H.typeErr(c, c.pathAt(d + 2), y92, 'string');
+                      if (!(typeof y94 === 'string')) H.typeErr(c, c.pathAt(d + 2), y94, 'string');
                       else {
-                        if (!H.surelyNonEmpty(y92)) {
+                        if (!H.surelyNonEmpty(y94)) {
                           c.len = d + 2;
-                          r13(y92, ov93, c);
+                          R[13](y94, ov95, c);
                         }
-                        c.len = d + 2;
-                        r14(y92, ov93, c);
+                        if (typeof y94 !== 'string' || !ok87(y94)) {
+                          c.len = d + 2;
+                          R[14](y94, ov95, c);
+                        }
                       }
                       break;
                     }
                     case 'fsType': {
-                      const y94: any = y88[k91];
-                      if (!(typeof y94 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y94, 'string');
+                      const y96: any = y90[k93];
+                      if (!(typeof y96 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y96, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y88, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y90, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             } else if (k9 === 'iscsi') {
-              const y173: any = x[k9];
-              const ov174: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y180: any = x[k9];
+              const ov181: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'iscsi';
               c.kinds[d] = 0;
-              if (!(typeof y173 === 'object' && y173 !== null && !Array.isArray(y173)))
-                H.typeErr(c, c.pathAt(d + 1), y173, 'object');
+              if (!(typeof y180 === 'object' && y180 !== null && !Array.isArray(y180)))
+                H.typeErr(c, c.pathAt(d + 1), y180, 'object');
               else {
-                const oo175: any = ov174 !== undefined && H.isObject(ov174) ? ov174 : undefined;
-                for (const k176 in y173) {
-                  switch (k176.length) {
+                const oo182: any = ov181 !== undefined && H.isObject(ov181) ? ov181 : undefined;
+                for (const k183 in y180) {
+                  switch (k183.length) {
                     case 12:
-                      if (k176 === 'targetPortal') {
-                        const y177: any = y173[k176];
-                        const ov178: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
+                      if (k183 === 'targetPortal') {
+                        const y184: any = y180[k183];
+                        const ov185: any = oo182 !== undefined && hop.call(oo182, k183) ? oo182[k183] : undefined;
                         c.segs[d + 1] = 'targetPortal';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y177 === 'string')) H.typeErr(c, c.pathAt(d + 2), y177, 'string');
+                        if (!(typeof y184 === 'string')) H.typeErr(c, c.pathAt(d + 2), y184, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y177)) {
+                          if (!H.surelyNonEmpty(y184)) {
                             c.len = d + 2;
-                            r29(y177, ov178, c);
+                            R[29](y184, ov185, c);
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k176 === 'iqn') {
-                        const y179: any = y173[k176];
-                        const ov180: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
+                      if (k183 === 'iqn') {
+                        const y186: any = y180[k183];
+                        const ov187: any = oo182 !== undefined && hop.call(oo182, k183) ? oo182[k183] : undefined;
                         c.segs[d + 1] = 'iqn';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y179 === 'string')) H.typeErr(c, c.pathAt(d + 2), y179, 'string');
+                        if (!(typeof y186 === 'string')) H.typeErr(c, c.pathAt(d + 2), y186, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y179)) {
+                          if (!H.surelyNonEmpty(y186)) {
                             c.len = d + 2;
-                            r30(y179, ov180, c);
+                            R[30](y186, ov187, c);
                           }
-                          c.len = d + 2;
-                          r31(y179, ov180, c);
+                          if (c.celBudget !== Infinity || !cg188(y186)) {
+                            c.len = d + 2;
+                            R[31](y186, ov187, c);
+                          }
                         }
-                      } else if (k176 === 'lun') {
-                        const y181: any = y173[k176];
-                        const ov182: any = oo175 !== undefined && hop.call(oo175, k176) ? oo175[k176] : undefined;
+                      } else if (k183 === 'lun') {
+                        const y189: any = y180[k183];
+                        const ov190: any = oo182 !== undefined && hop.call(oo182, k183) ? oo182[k183] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y181 === 'number' && Number.isInteger(y181)))
-                          H.typeErr(c, c.pathAt(d + 2), y181, 'integer');
+                        if (!(typeof y189 === 'number' && Number.isInteger(y189)))
+                          H.typeErr(c, c.pathAt(d + 2), y189, 'integer');
                         else {
-                          if (!nf183(y181)) H.numFormat(c, c.pathAt(d + 2), y181, k184);
-                          c.len = d + 2;
-                          r32(y181, ov182, c);
+                          if (!nf191(y189)) H.numFormat(c, c.pathAt(d + 2), y189, k192);
+                          if (c.celBudget !== Infinity || !cg193(y189)) {
+                            c.len = d + 2;
+                            R[32](y189, ov190, c);
+                          }
                         }
                       }
                       break;
                     case 14:
-                      if (k176 === 'iscsiInterface') {
-                        const y185: any = y173[k176];
-                        if (!(typeof y185 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y185, 'string');
+                      if (k183 === 'iscsiInterface') {
+                        const y194: any = y180[k183];
+                        if (!(typeof y194 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y194, 'string');
                       }
                       break;
                     case 6:
-                      if (k176 === 'fsType') {
-                        const y186: any = y173[k176];
-                        if (!(typeof y186 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y186, 'string');
+                      if (k183 === 'fsType') {
+                        const y195: any = y180[k183];
+                        if (!(typeof y195 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y195, 'string');
                       }
                       break;
                     case 8:
-                      if (k176 === 'readOnly') {
-                        const y187: any = y173[k176];
-                        if (!(typeof y187 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y187, 'boolean');
+                      if (k183 === 'readOnly') {
+                        const y196: any = y180[k183];
+                        if (!(typeof y196 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y196, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k176 === 'portals') {
-                        const y188: any = y173[k176];
-                        if (!Array.isArray(y188)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y188, 'array');
+                      if (k183 === 'portals') {
+                        const y197: any = y180[k183];
+                        if (!Array.isArray(y197)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y197, 'array');
                         else {
-                          for (let i189 = 0; i189 < y188.length; i189++) {
-                            const y190: any = y188[i189];
-                            if (!(typeof y190 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i189), y190, 'string');
+                          for (let i198 = 0; i198 < y197.length; i198++) {
+                            const y199: any = y197[i198];
+                            if (!(typeof y199 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i198), y199, 'string');
                           }
                         }
                       }
                       break;
                     case 17:
-                      if (k176 === 'chapAuthDiscovery') {
-                        const y191: any = y173[k176];
-                        if (!(typeof y191 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y191, 'boolean');
+                      if (k183 === 'chapAuthDiscovery') {
+                        const y200: any = y180[k183];
+                        if (!(typeof y200 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y200, 'boolean');
                       }
                       break;
                     case 15:
-                      if (k176 === 'chapAuthSession') {
-                        const y192: any = y173[k176];
-                        if (!(typeof y192 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y192, 'boolean');
+                      if (k183 === 'chapAuthSession') {
+                        const y201: any = y180[k183];
+                        if (!(typeof y201 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y201, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k176 === 'secretRef') {
-                        const y193: any = y173[k176];
-                        if (!(typeof y193 === 'object' && y193 !== null && !Array.isArray(y193)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y193, 'object');
+                      if (k183 === 'secretRef') {
+                        const y202: any = y180[k183];
+                        if (!(typeof y202 === 'object' && y202 !== null && !Array.isArray(y202)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y202, 'object');
                         else {
-                          for (const k194 in y193) {
-                            switch (k194) {
+                          for (const k203 in y202) {
+                            switch (k203) {
                               case 'name': {
-                                const y195: any = y193[k194];
-                                if (!(typeof y195 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y195, 'string');
+                                const y204: any = y202[k203];
+                                if (!(typeof y204 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y204, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y196: any = y193[k194];
-                                if (!(typeof y196 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y196, 'string');
+                                const y205: any = y202[k203];
+                                if (!(typeof y205 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y205, 'string');
                                 break;
                               }
                             }
@@ -1340,193 +1487,199 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 13:
-                      if (k176 === 'initiatorName') {
-                        const y197: any = y173[k176];
-                        if (!(typeof y197 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y197, 'string');
+                      if (k183 === 'initiatorName') {
+                        const y206: any = y180[k183];
+                        if (!(typeof y206 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y206, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y173, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
-                if (!hop.call(y173, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
-                if (!hop.call(y173, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
-                c.len = d + 1;
-                r33(y173, ov174, c);
+                if (!hop.call(y180, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
+                if (!hop.call(y180, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
+                if (!hop.call(y180, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
+                if (c.celBudget !== Infinity || !cg207(y180)) {
+                  c.len = d + 1;
+                  R[33](y180, ov181, c);
+                }
               }
             }
             break;
           case 3:
             if (k9 === 'nfs') {
-              const y95: any = x[k9];
-              const ov96: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y97: any = x[k9];
+              const ov98: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'nfs';
               c.kinds[d] = 0;
-              if (!(typeof y95 === 'object' && y95 !== null && !Array.isArray(y95)))
-                H.typeErr(c, c.pathAt(d + 1), y95, 'object');
+              if (!(typeof y97 === 'object' && y97 !== null && !Array.isArray(y97)))
+                H.typeErr(c, c.pathAt(d + 1), y97, 'object');
               else {
-                const oo97: any = ov96 !== undefined && H.isObject(ov96) ? ov96 : undefined;
-                for (const k98 in y95) {
-                  switch (k98) {
+                const oo99: any = ov98 !== undefined && H.isObject(ov98) ? ov98 : undefined;
+                for (const k100 in y97) {
+                  switch (k100) {
                     case 'server': {
-                      const y99: any = y95[k98];
-                      const ov100: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                      const y101: any = y97[k100];
+                      const ov102: any = oo99 !== undefined && hop.call(oo99, k100) ? oo99[k100] : undefined;
                       c.segs[d + 1] = 'server';
-                      c.kinds[d + 1] = 0;
-                      if (!(typeof y99 === 'string')) H.typeErr(c, c.pathAt(d + 2), y99, 'string');
-                      else {
-                        if (!H.surelyNonEmpty(y99)) {
-                          c.len = d + 2;
-                          r15(y99, ov100, c);
-                        }
-                      }
-                      break;
-                    }
-                    case 'path': {
-                      const y101: any = y95[k98];
-                      const ov102: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
-                      c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
                       if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 2), y101, 'string');
                       else {
                         if (!H.surelyNonEmpty(y101)) {
                           c.len = d + 2;
-                          r16(y101, ov102, c);
+                          R[15](y101, ov102, c);
                         }
-                        c.len = d + 2;
-                        r17(y101, ov102, c);
+                      }
+                      break;
+                    }
+                    case 'path': {
+                      const y103: any = y97[k100];
+                      const ov104: any = oo99 !== undefined && hop.call(oo99, k100) ? oo99[k100] : undefined;
+                      c.segs[d + 1] = 'path';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y103 === 'string')) H.typeErr(c, c.pathAt(d + 2), y103, 'string');
+                      else {
+                        if (!H.surelyNonEmpty(y103)) {
+                          c.len = d + 2;
+                          R[16](y103, ov104, c);
+                        }
+                        if (c.celBudget !== Infinity || !cg105(y103)) {
+                          c.len = d + 2;
+                          R[17](y103, ov104, c);
+                        }
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y103: any = y95[k98];
-                      if (!(typeof y103 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y103, 'boolean');
+                      const y106: any = y97[k100];
+                      if (!(typeof y106 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y106, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y95, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
-                if (!hop.call(y95, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y97, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
+                if (!hop.call(y97, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             } else if (k9 === 'csi') {
-              const y104: any = x[k9];
-              const ov105: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y107: any = x[k9];
+              const ov108: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'csi';
               c.kinds[d] = 0;
-              if (!(typeof y104 === 'object' && y104 !== null && !Array.isArray(y104)))
-                H.typeErr(c, c.pathAt(d + 1), y104, 'object');
+              if (!(typeof y107 === 'object' && y107 !== null && !Array.isArray(y107)))
+                H.typeErr(c, c.pathAt(d + 1), y107, 'object');
               else {
-                const oo106: any = ov105 !== undefined && H.isObject(ov105) ? ov105 : undefined;
-                for (const k107 in y104) {
-                  switch (k107.length) {
+                const oo109: any = ov108 !== undefined && H.isObject(ov108) ? ov108 : undefined;
+                for (const k110 in y107) {
+                  switch (k110.length) {
                     case 6:
-                      if (k107 === 'driver') {
-                        const y108: any = y104[k107];
-                        const ov109: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'driver') {
+                        const y111: any = y107[k110];
+                        const ov112: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y108 === 'string')) H.typeErr(c, c.pathAt(d + 2), y108, 'string');
+                        if (!(typeof y111 === 'string')) H.typeErr(c, c.pathAt(d + 2), y111, 'string');
                         else {
-                          if (y108.length > 63 && H.runeCount(y108) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
-                          if (!H.surelyNonEmpty(y108)) {
+                          if (y111.length > 63 && H.runeCount(y111) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (!H.surelyNonEmpty(y111)) {
                             c.len = d + 2;
-                            r18(y108, ov109, c);
+                            R[18](y111, ov112, c);
                           }
-                          c.len = d + 2;
-                          r19(y108, ov109, c);
+                          if (c.celBudget !== Infinity || !cg113(y111)) {
+                            c.len = d + 2;
+                            R[19](y111, ov112, c);
+                          }
                         }
-                      } else if (k107 === 'fsType') {
-                        const y113: any = y104[k107];
-                        if (!(typeof y113 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y113, 'string');
+                      } else if (k110 === 'fsType') {
+                        const y117: any = y107[k110];
+                        if (!(typeof y117 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y117, 'string');
                       }
                       break;
                     case 12:
-                      if (k107 === 'volumeHandle') {
-                        const y110: any = y104[k107];
-                        const ov111: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'volumeHandle') {
+                        const y114: any = y107[k110];
+                        const ov115: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'volumeHandle';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y110 === 'string')) H.typeErr(c, c.pathAt(d + 2), y110, 'string');
+                        if (!(typeof y114 === 'string')) H.typeErr(c, c.pathAt(d + 2), y114, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y110)) {
+                          if (!H.surelyNonEmpty(y114)) {
                             c.len = d + 2;
-                            r20(y110, ov111, c);
+                            R[20](y114, ov115, c);
                           }
                         }
                       }
                       break;
                     case 8:
-                      if (k107 === 'readOnly') {
-                        const y112: any = y104[k107];
-                        if (!(typeof y112 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y112, 'boolean');
+                      if (k110 === 'readOnly') {
+                        const y116: any = y107[k110];
+                        if (!(typeof y116 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y116, 'boolean');
                       }
                       break;
                     case 16:
-                      if (k107 === 'volumeAttributes') {
-                        const y114: any = y104[k107];
-                        if (!(typeof y114 === 'object' && y114 !== null && !Array.isArray(y114)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y114, 'object');
+                      if (k110 === 'volumeAttributes') {
+                        const y118: any = y107[k110];
+                        if (!(typeof y118 === 'object' && y118 !== null && !Array.isArray(y118)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y118, 'object');
                         else {
-                          for (const k115 in y114) {
-                            const y116: any = y114[k115];
-                            if (!(typeof y116 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k115), y116, 'string');
+                          for (const k119 in y118) {
+                            const y120: any = y118[k119];
+                            if (!(typeof y120 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k119), y120, 'string');
                           }
                         }
                       }
                       break;
                     case 26:
-                      if (k107 === 'controllerPublishSecretRef') {
-                        const y117: any = y104[k107];
-                        const ov118: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'controllerPublishSecretRef') {
+                        const y121: any = y107[k110];
+                        const ov122: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'controllerPublishSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y117 === 'object' && y117 !== null && !Array.isArray(y117)))
-                          H.typeErr(c, c.pathAt(d + 2), y117, 'object');
+                        if (!(typeof y121 === 'object' && y121 !== null && !Array.isArray(y121)))
+                          H.typeErr(c, c.pathAt(d + 2), y121, 'object');
                         else {
-                          for (const k119 in y117) {
-                            switch (k119) {
+                          for (const k123 in y121) {
+                            switch (k123) {
                               case 'name': {
-                                const y120: any = y117[k119];
-                                if (!(typeof y120 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y120, 'string');
+                                const y124: any = y121[k123];
+                                if (!(typeof y124 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y124, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y121: any = y117[k119];
-                                if (!(typeof y121 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y121, 'string');
+                                const y125: any = y121[k123];
+                                if (!(typeof y125 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y125, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r21(y117, ov118, c);
+                        R[21](y121, ov122, c);
                       }
                       break;
                     case 18:
-                      if (k107 === 'nodeStageSecretRef') {
-                        const y122: any = y104[k107];
+                      if (k110 === 'nodeStageSecretRef') {
+                        const y126: any = y107[k110];
                         c.segs[d + 1] = 'nodeStageSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y122 === 'object' && y122 !== null && !Array.isArray(y122)))
-                          H.typeErr(c, c.pathAt(d + 2), y122, 'object');
+                        if (!(typeof y126 === 'object' && y126 !== null && !Array.isArray(y126)))
+                          H.typeErr(c, c.pathAt(d + 2), y126, 'object');
                         else {
-                          for (const k123 in y122) {
-                            switch (k123) {
+                          for (const k127 in y126) {
+                            switch (k127) {
                               case 'name': {
-                                const y124: any = y122[k123];
-                                if (!(typeof y124 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y124, 'string');
+                                const y128: any = y126[k127];
+                                if (!(typeof y128 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y128, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y125: any = y122[k123];
-                                if (!(typeof y125 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y125, 'string');
+                                const y129: any = y126[k127];
+                                if (!(typeof y129 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y129, 'string');
                                 break;
                               }
                             }
@@ -1535,304 +1688,308 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 20:
-                      if (k107 === 'nodePublishSecretRef') {
-                        const y126: any = y104[k107];
-                        const ov127: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'nodePublishSecretRef') {
+                        const y130: any = y107[k110];
+                        const ov131: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'nodePublishSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y126 === 'object' && y126 !== null && !Array.isArray(y126)))
-                          H.typeErr(c, c.pathAt(d + 2), y126, 'object');
+                        if (!(typeof y130 === 'object' && y130 !== null && !Array.isArray(y130)))
+                          H.typeErr(c, c.pathAt(d + 2), y130, 'object');
                         else {
-                          for (const k128 in y126) {
-                            switch (k128) {
+                          for (const k132 in y130) {
+                            switch (k132) {
                               case 'name': {
-                                const y129: any = y126[k128];
-                                if (!(typeof y129 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y129, 'string');
+                                const y133: any = y130[k132];
+                                if (!(typeof y133 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y133, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y130: any = y126[k128];
-                                if (!(typeof y130 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y130, 'string');
+                                const y134: any = y130[k132];
+                                if (!(typeof y134 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y134, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r22(y126, ov127, c);
+                        R[22](y130, ov131, c);
                       }
                       break;
                     case 25:
-                      if (k107 === 'controllerExpandSecretRef') {
-                        const y131: any = y104[k107];
-                        const ov132: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'controllerExpandSecretRef') {
+                        const y135: any = y107[k110];
+                        const ov136: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'controllerExpandSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y131 === 'object' && y131 !== null && !Array.isArray(y131)))
-                          H.typeErr(c, c.pathAt(d + 2), y131, 'object');
+                        if (!(typeof y135 === 'object' && y135 !== null && !Array.isArray(y135)))
+                          H.typeErr(c, c.pathAt(d + 2), y135, 'object');
                         else {
-                          for (const k133 in y131) {
-                            switch (k133) {
+                          for (const k137 in y135) {
+                            switch (k137) {
                               case 'name': {
-                                const y134: any = y131[k133];
-                                if (!(typeof y134 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y134, 'string');
+                                const y138: any = y135[k137];
+                                if (!(typeof y138 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y138, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y135: any = y131[k133];
-                                if (!(typeof y135 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y135, 'string');
+                                const y139: any = y135[k137];
+                                if (!(typeof y139 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y139, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r23(y131, ov132, c);
+                        R[23](y135, ov136, c);
                       }
                       break;
                     case 19:
-                      if (k107 === 'nodeExpandSecretRef') {
-                        const y136: any = y104[k107];
-                        const ov137: any = oo106 !== undefined && hop.call(oo106, k107) ? oo106[k107] : undefined;
+                      if (k110 === 'nodeExpandSecretRef') {
+                        const y140: any = y107[k110];
+                        const ov141: any = oo109 !== undefined && hop.call(oo109, k110) ? oo109[k110] : undefined;
                         c.segs[d + 1] = 'nodeExpandSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y136 === 'object' && y136 !== null && !Array.isArray(y136)))
-                          H.typeErr(c, c.pathAt(d + 2), y136, 'object');
+                        if (!(typeof y140 === 'object' && y140 !== null && !Array.isArray(y140)))
+                          H.typeErr(c, c.pathAt(d + 2), y140, 'object');
                         else {
-                          for (const k138 in y136) {
-                            switch (k138) {
+                          for (const k142 in y140) {
+                            switch (k142) {
                               case 'name': {
-                                const y139: any = y136[k138];
-                                if (!(typeof y139 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y139, 'string');
+                                const y143: any = y140[k142];
+                                if (!(typeof y143 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y143, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y140: any = y136[k138];
-                                if (!(typeof y140 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y140, 'string');
+                                const y144: any = y140[k142];
+                                if (!(typeof y144 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y144, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r24(y136, ov137, c);
+                        R[24](y140, ov141, c);
                       }
                       break;
                   }
                 }
-                if (!hop.call(y104, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
-                if (!hop.call(y104, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
+                if (!hop.call(y107, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y107, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
               }
             }
             break;
           case 2:
             if (k9 === 'fc') {
-              const y141: any = x[k9];
-              const ov142: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y145: any = x[k9];
+              const ov146: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'fc';
               c.kinds[d] = 0;
-              if (!(typeof y141 === 'object' && y141 !== null && !Array.isArray(y141)))
-                H.typeErr(c, c.pathAt(d + 1), y141, 'object');
+              if (!(typeof y145 === 'object' && y145 !== null && !Array.isArray(y145)))
+                H.typeErr(c, c.pathAt(d + 1), y145, 'object');
               else {
-                const oo143: any = ov142 !== undefined && H.isObject(ov142) ? ov142 : undefined;
-                for (const k144 in y141) {
-                  switch (k144.length) {
+                const oo147: any = ov146 !== undefined && H.isObject(ov146) ? ov146 : undefined;
+                for (const k148 in y145) {
+                  switch (k148.length) {
                     case 10:
-                      if (k144 === 'targetWWNs') {
-                        const y145: any = y141[k144];
-                        if (!Array.isArray(y145)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y145, 'array');
+                      if (k148 === 'targetWWNs') {
+                        const y149: any = y145[k148];
+                        if (!Array.isArray(y149)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y149, 'array');
                         else {
-                          for (let i146 = 0; i146 < y145.length; i146++) {
-                            const y147: any = y145[i146];
-                            if (!(typeof y147 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i146), y147, 'string');
+                          for (let i150 = 0; i150 < y149.length; i150++) {
+                            const y151: any = y149[i150];
+                            if (!(typeof y151 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i150), y151, 'string');
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k144 === 'lun') {
-                        const y148: any = y141[k144];
-                        const ov149: any = oo143 !== undefined && hop.call(oo143, k144) ? oo143[k144] : undefined;
+                      if (k148 === 'lun') {
+                        const y152: any = y145[k148];
+                        const ov153: any = oo147 !== undefined && hop.call(oo147, k148) ? oo147[k148] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y148 === 'number' && Number.isInteger(y148)))
-                          H.typeErr(c, c.pathAt(d + 2), y148, 'integer');
+                        if (!(typeof y152 === 'number' && Number.isInteger(y152)))
+                          H.typeErr(c, c.pathAt(d + 2), y152, 'integer');
                         else {
-                          if (!nf150(y148)) H.numFormat(c, c.pathAt(d + 2), y148, k151);
-                          c.len = d + 2;
-                          r25(y148, ov149, c);
+                          if (!nf154(y152)) H.numFormat(c, c.pathAt(d + 2), y152, k155);
+                          if (c.celBudget !== Infinity || !cg156(y152)) {
+                            c.len = d + 2;
+                            R[25](y152, ov153, c);
+                          }
                         }
                       }
                       break;
                     case 6:
-                      if (k144 === 'fsType') {
-                        const y152: any = y141[k144];
-                        if (!(typeof y152 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y152, 'string');
+                      if (k148 === 'fsType') {
+                        const y157: any = y145[k148];
+                        if (!(typeof y157 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y157, 'string');
                       }
                       break;
                     case 8:
-                      if (k144 === 'readOnly') {
-                        const y153: any = y141[k144];
-                        if (!(typeof y153 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y153, 'boolean');
+                      if (k148 === 'readOnly') {
+                        const y158: any = y145[k148];
+                        if (!(typeof y158 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y158, 'boolean');
                       }
                       break;
                     case 5:
-                      if (k144 === 'wwids') {
-                        const y154: any = y141[k144];
-                        if (!Array.isArray(y154)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y154, 'array');
+                      if (k148 === 'wwids') {
+                        const y159: any = y145[k148];
+                        if (!Array.isArray(y159)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y159, 'array');
                         else {
-                          for (let i155 = 0; i155 < y154.length; i155++) {
-                            const y156: any = y154[i155];
-                            if (!(typeof y156 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i155), y156, 'string');
+                          for (let i160 = 0; i160 < y159.length; i160++) {
+                            const y161: any = y159[i160];
+                            if (!(typeof y161 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i160), y161, 'string');
                           }
                         }
                       }
                       break;
                   }
                 }
-                c.len = d + 1;
-                r26(y141, ov142, c);
+                if (c.celBudget !== Infinity || !cg162(y145)) {
+                  c.len = d + 1;
+                  R[26](y145, ov146, c);
+                }
               }
             }
             break;
           case 9:
             if (k9 === 'fileShare') {
-              const y220: any = x[k9];
-              const ov221: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y232: any = x[k9];
+              const ov233: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'fileShare';
               c.kinds[d] = 0;
-              if (!(typeof y220 === 'object' && y220 !== null && !Array.isArray(y220)))
-                H.typeErr(c, c.pathAt(d + 1), y220, 'object');
+              if (!(typeof y232 === 'object' && y232 !== null && !Array.isArray(y232)))
+                H.typeErr(c, c.pathAt(d + 1), y232, 'object');
               else {
-                const oo222: any = ov221 !== undefined && H.isObject(ov221) ? ov221 : undefined;
-                for (const k223 in y220) {
-                  switch (k223) {
+                const oo234: any = ov233 !== undefined && H.isObject(ov233) ? ov233 : undefined;
+                for (const k235 in y232) {
+                  switch (k235) {
                     case 'secretName': {
-                      const y224: any = y220[k223];
-                      if (!(typeof y224 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y224, 'string');
+                      const y236: any = y232[k235];
+                      if (!(typeof y236 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y236, 'string');
                       break;
                     }
                     case 'shareName': {
-                      const y225: any = y220[k223];
-                      if (!(typeof y225 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y225, 'string');
+                      const y237: any = y232[k235];
+                      if (!(typeof y237 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y237, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y226: any = y220[k223];
-                      if (!(typeof y226 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y226, 'boolean');
+                      const y238: any = y232[k235];
+                      if (!(typeof y238 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y238, 'boolean');
                       break;
                     }
                     case 'secretNamespace': {
-                      const y227: any = y220[k223];
-                      const ov228: any = oo222 !== undefined && hop.call(oo222, k223) ? oo222[k223] : undefined;
+                      const y239: any = y232[k235];
+                      const ov240: any = oo234 !== undefined && hop.call(oo234, k235) ? oo234[k235] : undefined;
                       c.segs[d + 1] = 'secretNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y227 === 'string')) H.typeErr(c, c.pathAt(d + 2), y227, 'string');
+                      if (!(typeof y239 === 'string')) H.typeErr(c, c.pathAt(d + 2), y239, 'string');
                       else {
-                        if (!H.surelyNonEmpty(y227)) {
+                        if (!H.surelyNonEmpty(y239)) {
                           c.len = d + 2;
-                          r36(y227, ov228, c);
+                          R[36](y239, ov240, c);
                         }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y220, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
-                if (!hop.call(y220, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
-                if (!hop.call(y220, 'secretNamespace')) {
+                if (!hop.call(y232, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
+                if (!hop.call(y232, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
+                if (!hop.call(y232, 'secretNamespace')) {
                   c.segs[d + 1] = 'secretNamespace';
                   c.kinds[d + 1] = 0;
-                  const ov229: any =
-                    ov221 !== undefined && H.isObject(ov221) && hop.call(ov221, 'secretNamespace')
-                      ? ov221['secretNamespace']
+                  const ov241: any =
+                    ov233 !== undefined && H.isObject(ov233) && hop.call(ov233, 'secretNamespace')
+                      ? ov233['secretNamespace']
                       : undefined;
                   c.len = d + 2;
-                  r36(undefined, ov229, c);
+                  R[36](undefined, ov241, c);
                 }
               }
             }
             break;
           case 21:
             if (k9 === 'distributedFilesystem') {
-              const y230: any = x[k9];
-              const ov231: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y242: any = x[k9];
+              const ov243: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'distributedFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y230 === 'object' && y230 !== null && !Array.isArray(y230)))
-                H.typeErr(c, c.pathAt(d + 1), y230, 'object');
+              if (!(typeof y242 === 'object' && y242 !== null && !Array.isArray(y242)))
+                H.typeErr(c, c.pathAt(d + 1), y242, 'object');
               else {
-                const oo232: any = ov231 !== undefined && H.isObject(ov231) ? ov231 : undefined;
-                for (const k233 in y230) {
-                  switch (k233.length) {
+                const oo244: any = ov243 !== undefined && H.isObject(ov243) ? ov243 : undefined;
+                for (const k245 in y242) {
+                  switch (k245.length) {
                     case 8:
-                      if (k233 === 'monitors') {
-                        const y234: any = y230[k233];
-                        const ov235: any = oo232 !== undefined && hop.call(oo232, k233) ? oo232[k233] : undefined;
+                      if (k245 === 'monitors') {
+                        const y246: any = y242[k245];
+                        const ov247: any = oo244 !== undefined && hop.call(oo244, k245) ? oo244[k245] : undefined;
                         c.segs[d + 1] = 'monitors';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y234)) H.typeErr(c, c.pathAt(d + 2), y234, 'array');
+                        if (!Array.isArray(y246)) H.typeErr(c, c.pathAt(d + 2), y246, 'array');
                         else {
-                          for (let i236 = 0; i236 < y234.length; i236++) {
-                            const y237: any = y234[i236];
-                            if (!(typeof y237 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i236), y237, 'string');
+                          for (let i248 = 0; i248 < y246.length; i248++) {
+                            const y249: any = y246[i248];
+                            if (!(typeof y249 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i248), y249, 'string');
                           }
-                          if (!H.surelyNonEmpty(y234)) {
+                          if (!H.surelyNonEmpty(y246)) {
                             c.len = d + 2;
-                            r37(y234, ov235, c);
+                            R[37](y246, ov247, c);
                           }
                         }
-                      } else if (k233 === 'readOnly') {
-                        const y245: any = y230[k233];
-                        if (!(typeof y245 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y245, 'boolean');
+                      } else if (k245 === 'readOnly') {
+                        const y257: any = y242[k245];
+                        if (!(typeof y257 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y257, 'boolean');
                       }
                       break;
                     case 4:
-                      if (k233 === 'path') {
-                        const y238: any = y230[k233];
-                        if (!(typeof y238 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y238, 'string');
-                      } else if (k233 === 'user') {
-                        const y239: any = y230[k233];
-                        if (!(typeof y239 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y239, 'string');
+                      if (k245 === 'path') {
+                        const y250: any = y242[k245];
+                        if (!(typeof y250 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y250, 'string');
+                      } else if (k245 === 'user') {
+                        const y251: any = y242[k245];
+                        if (!(typeof y251 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y251, 'string');
                       }
                       break;
                     case 10:
-                      if (k233 === 'secretFile') {
-                        const y240: any = y230[k233];
-                        if (!(typeof y240 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y240, 'string');
+                      if (k245 === 'secretFile') {
+                        const y252: any = y242[k245];
+                        if (!(typeof y252 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y252, 'string');
                       }
                       break;
                     case 9:
-                      if (k233 === 'secretRef') {
-                        const y241: any = y230[k233];
-                        if (!(typeof y241 === 'object' && y241 !== null && !Array.isArray(y241)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y241, 'object');
+                      if (k245 === 'secretRef') {
+                        const y253: any = y242[k245];
+                        if (!(typeof y253 === 'object' && y253 !== null && !Array.isArray(y253)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y253, 'object');
                         else {
-                          for (const k242 in y241) {
-                            switch (k242) {
+                          for (const k254 in y253) {
+                            switch (k254) {
                               case 'name': {
-                                const y243: any = y241[k242];
-                                if (!(typeof y243 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y243, 'string');
+                                const y255: any = y253[k254];
+                                if (!(typeof y255 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y255, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y244: any = y241[k242];
-                                if (!(typeof y244 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y244, 'string');
+                                const y256: any = y253[k254];
+                                if (!(typeof y256 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y256, 'string');
                                 break;
                               }
                             }
@@ -1842,63 +1999,63 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                   }
                 }
-                if (!hop.call(y230, 'monitors')) {
+                if (!hop.call(y242, 'monitors')) {
                   c.segs[d + 1] = 'monitors';
                   c.kinds[d + 1] = 0;
-                  const ov246: any =
-                    ov231 !== undefined && H.isObject(ov231) && hop.call(ov231, 'monitors')
-                      ? ov231['monitors']
+                  const ov258: any =
+                    ov243 !== undefined && H.isObject(ov243) && hop.call(ov243, 'monitors')
+                      ? ov243['monitors']
                       : undefined;
                   c.len = d + 2;
-                  r37(undefined, ov246, c);
+                  R[37](undefined, ov258, c);
                 }
               }
             }
             break;
           case 13:
             if (k9 === 'volumeService') {
-              const y247: any = x[k9];
-              const ov248: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y259: any = x[k9];
+              const ov260: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'volumeService';
               c.kinds[d] = 0;
-              if (!(typeof y247 === 'object' && y247 !== null && !Array.isArray(y247)))
-                H.typeErr(c, c.pathAt(d + 1), y247, 'object');
+              if (!(typeof y259 === 'object' && y259 !== null && !Array.isArray(y259)))
+                H.typeErr(c, c.pathAt(d + 1), y259, 'object');
               else {
-                for (const k249 in y247) {
-                  switch (k249) {
+                for (const k261 in y259) {
+                  switch (k261) {
                     case 'volumeID': {
-                      const y250: any = y247[k249];
-                      if (!(typeof y250 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y250, 'string');
+                      const y262: any = y259[k261];
+                      if (!(typeof y262 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y262, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y251: any = y247[k249];
-                      if (!(typeof y251 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y251, 'string');
+                      const y263: any = y259[k261];
+                      if (!(typeof y263 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y263, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y252: any = y247[k249];
-                      if (!(typeof y252 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y252, 'boolean');
+                      const y264: any = y259[k261];
+                      if (!(typeof y264 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y264, 'boolean');
                       break;
                     }
                     case 'secretRef': {
-                      const y253: any = y247[k249];
-                      if (!(typeof y253 === 'object' && y253 !== null && !Array.isArray(y253)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y253, 'object');
+                      const y265: any = y259[k261];
+                      if (!(typeof y265 === 'object' && y265 !== null && !Array.isArray(y265)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y265, 'object');
                       else {
-                        for (const k254 in y253) {
-                          switch (k254) {
+                        for (const k266 in y265) {
+                          switch (k266) {
                             case 'name': {
-                              const y255: any = y253[k254];
-                              if (!(typeof y255 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y255, 'string');
+                              const y267: any = y265[k266];
+                              if (!(typeof y267 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y267, 'string');
                               break;
                             }
                             case 'namespace': {
-                              const y256: any = y253[k254];
-                              if (!(typeof y256 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y256, 'string');
+                              const y268: any = y265[k266];
+                              if (!(typeof y268 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y268, 'string');
                               break;
                             }
                           }
@@ -1908,176 +2065,188 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     }
                   }
                 }
-                if (!hop.call(y247, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
-                c.len = d + 1;
-                r38(y247, ov248, c);
+                if (!hop.call(y259, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (c.celBudget !== Infinity || !cg269(y259)) {
+                  c.len = d + 1;
+                  R[38](y259, ov260, c);
+                }
               }
             } else if (k9 === 'datasetVolume') {
-              const y257: any = x[k9];
-              const ov258: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y270: any = x[k9];
+              const ov271: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'datasetVolume';
               c.kinds[d] = 0;
-              if (!(typeof y257 === 'object' && y257 !== null && !Array.isArray(y257)))
-                H.typeErr(c, c.pathAt(d + 1), y257, 'object');
+              if (!(typeof y270 === 'object' && y270 !== null && !Array.isArray(y270)))
+                H.typeErr(c, c.pathAt(d + 1), y270, 'object');
               else {
-                const oo259: any = ov258 !== undefined && H.isObject(ov258) ? ov258 : undefined;
-                for (const k260 in y257) {
-                  switch (k260) {
+                const oo272: any = ov271 !== undefined && H.isObject(ov271) ? ov271 : undefined;
+                for (const k273 in y270) {
+                  switch (k273) {
                     case 'datasetName': {
-                      const y261: any = y257[k260];
-                      const ov262: any = oo259 !== undefined && hop.call(oo259, k260) ? oo259[k260] : undefined;
+                      const y274: any = y270[k273];
+                      const ov275: any = oo272 !== undefined && hop.call(oo272, k273) ? oo272[k273] : undefined;
                       c.segs[d + 1] = 'datasetName';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y261 === 'string')) H.typeErr(c, c.pathAt(d + 2), y261, 'string');
+                      if (!(typeof y274 === 'string')) H.typeErr(c, c.pathAt(d + 2), y274, 'string');
                       else {
-                        c.len = d + 2;
-                        r39(y261, ov262, c);
+                        if (c.celBudget !== Infinity || !cg276(y274)) {
+                          c.len = d + 2;
+                          R[39](y274, ov275, c);
+                        }
                       }
                       break;
                     }
                     case 'datasetUUID': {
-                      const y263: any = y257[k260];
-                      if (!(typeof y263 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y263, 'string');
+                      const y277: any = y270[k273];
+                      if (!(typeof y277 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y277, 'string');
                       break;
                     }
                   }
                 }
-                c.len = d + 1;
-                r40(y257, ov258, c);
+                if (c.celBudget !== Infinity || !cg278(y270)) {
+                  c.len = d + 1;
+                  R[40](y270, ov271, c);
+                }
               }
             }
             break;
           case 18:
             if (k9 === 'scaleOutFilesystem') {
-              const y264: any = x[k9];
-              const ov265: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y279: any = x[k9];
+              const ov280: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'scaleOutFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y264 === 'object' && y264 !== null && !Array.isArray(y264)))
-                H.typeErr(c, c.pathAt(d + 1), y264, 'object');
+              if (!(typeof y279 === 'object' && y279 !== null && !Array.isArray(y279)))
+                H.typeErr(c, c.pathAt(d + 1), y279, 'object');
               else {
-                const oo266: any = ov265 !== undefined && H.isObject(ov265) ? ov265 : undefined;
-                for (const k267 in y264) {
-                  switch (k267) {
+                const oo281: any = ov280 !== undefined && H.isObject(ov280) ? ov280 : undefined;
+                for (const k282 in y279) {
+                  switch (k282) {
                     case 'endpoints': {
-                      const y268: any = y264[k267];
-                      if (!(typeof y268 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y268, 'string');
+                      const y283: any = y279[k282];
+                      if (!(typeof y283 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y283, 'string');
                       break;
                     }
                     case 'path': {
-                      const y269: any = y264[k267];
-                      if (!(typeof y269 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y269, 'string');
+                      const y284: any = y279[k282];
+                      if (!(typeof y284 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y284, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y270: any = y264[k267];
-                      if (!(typeof y270 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y270, 'boolean');
+                      const y285: any = y279[k282];
+                      if (!(typeof y285 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y285, 'boolean');
                       break;
                     }
                     case 'endpointsNamespace': {
-                      const y271: any = y264[k267];
-                      const ov272: any = oo266 !== undefined && hop.call(oo266, k267) ? oo266[k267] : undefined;
+                      const y286: any = y279[k282];
+                      const ov287: any = oo281 !== undefined && hop.call(oo281, k282) ? oo281[k282] : undefined;
                       c.segs[d + 1] = 'endpointsNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y271 === 'string')) H.typeErr(c, c.pathAt(d + 2), y271, 'string');
+                      if (!(typeof y286 === 'string')) H.typeErr(c, c.pathAt(d + 2), y286, 'string');
                       else {
-                        if (typeof y271 !== 'string' || !ok273(y271)) {
+                        if (typeof y286 !== 'string' || !ok288(y286)) {
                           c.len = d + 2;
-                          r41(y271, ov272, c);
+                          R[41](y286, ov287, c);
                         }
-                        c.len = d + 2;
-                        r42(y271, ov272, c);
+                        if (c.celBudget !== Infinity || !cg289(y286)) {
+                          c.len = d + 2;
+                          R[42](y286, ov287, c);
+                        }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y264, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
-                if (!hop.call(y264, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y279, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
+                if (!hop.call(y279, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             }
             break;
           case 14:
             if (k9 === 'persistentDisk') {
-              const y274: any = x[k9];
-              if (!(typeof y274 === 'object' && y274 !== null && !Array.isArray(y274)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y274, 'object');
+              const y290: any = x[k9];
+              if (!(typeof y290 === 'object' && y290 !== null && !Array.isArray(y290)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y290, 'object');
               else {
-                for (const k275 in y274) {
-                  switch (k275) {
+                for (const k291 in y290) {
+                  switch (k291) {
                     case 'pdID': {
-                      const y276: any = y274[k275];
-                      if (!(typeof y276 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y276, 'string');
+                      const y292: any = y290[k291];
+                      if (!(typeof y292 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y292, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y277: any = y274[k275];
-                      if (!(typeof y277 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y277, 'string');
+                      const y293: any = y290[k291];
+                      if (!(typeof y293 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y293, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y274, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
+                if (!hop.call(y290, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
               }
             } else if (k9 === 'registryVolume') {
-              const y283: any = x[k9];
-              const ov284: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+              const y299: any = x[k9];
+              const ov300: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
               c.segs[d] = 'registryVolume';
               c.kinds[d] = 0;
-              if (!(typeof y283 === 'object' && y283 !== null && !Array.isArray(y283)))
-                H.typeErr(c, c.pathAt(d + 1), y283, 'object');
+              if (!(typeof y299 === 'object' && y299 !== null && !Array.isArray(y299)))
+                H.typeErr(c, c.pathAt(d + 1), y299, 'object');
               else {
-                const oo285: any = ov284 !== undefined && H.isObject(ov284) ? ov284 : undefined;
-                for (const k286 in y283) {
-                  switch (k286.length) {
+                const oo301: any = ov300 !== undefined && H.isObject(ov300) ? ov300 : undefined;
+                for (const k302 in y299) {
+                  switch (k302.length) {
                     case 8:
-                      if (k286 === 'registry') {
-                        const y287: any = y283[k286];
-                        const ov288: any = oo285 !== undefined && hop.call(oo285, k286) ? oo285[k286] : undefined;
+                      if (k302 === 'registry') {
+                        const y303: any = y299[k302];
+                        const ov304: any = oo301 !== undefined && hop.call(oo301, k302) ? oo301[k302] : undefined;
                         c.segs[d + 1] = 'registry';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y287 === 'string')) H.typeErr(c, c.pathAt(d + 2), y287, 'string');
+                        if (!(typeof y303 === 'string')) H.typeErr(c, c.pathAt(d + 2), y303, 'string');
                         else {
-                          c.len = d + 2;
-                          r43(y287, ov288, c);
+                          if (c.celBudget !== Infinity || !cg305(y303)) {
+                            c.len = d + 2;
+                            R[43](y303, ov304, c);
+                          }
                         }
-                      } else if (k286 === 'readOnly') {
-                        const y290: any = y283[k286];
-                        if (!(typeof y290 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y290, 'boolean');
+                      } else if (k302 === 'readOnly') {
+                        const y307: any = y299[k302];
+                        if (!(typeof y307 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y307, 'boolean');
                       }
                       break;
                     case 6:
-                      if (k286 === 'volume') {
-                        const y289: any = y283[k286];
-                        if (!(typeof y289 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y289, 'string');
-                      } else if (k286 === 'tenant') {
-                        const y293: any = y283[k286];
-                        if (!(typeof y293 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y293, 'string');
+                      if (k302 === 'volume') {
+                        const y306: any = y299[k302];
+                        if (!(typeof y306 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y306, 'string');
+                      } else if (k302 === 'tenant') {
+                        const y310: any = y299[k302];
+                        if (!(typeof y310 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y310, 'string');
                       }
                       break;
                     case 4:
-                      if (k286 === 'user') {
-                        const y291: any = y283[k286];
-                        if (!(typeof y291 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y291, 'string');
+                      if (k302 === 'user') {
+                        const y308: any = y299[k302];
+                        if (!(typeof y308 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y308, 'string');
                       }
                       break;
                     case 5:
-                      if (k286 === 'group') {
-                        const y292: any = y283[k286];
-                        if (!(typeof y292 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y292, 'string');
+                      if (k302 === 'group') {
+                        const y309: any = y299[k302];
+                        if (!(typeof y309 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y309, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y283, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
-                if (!hop.call(y283, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
-                c.len = d + 1;
-                r44(y283, ov284, c);
+                if (!hop.call(y299, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
+                if (!hop.call(y299, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
+                if (c.celBudget !== Infinity || !cg311(y299)) {
+                  c.len = d + 1;
+                  R[44](y299, ov300, c);
+                }
               }
             }
             break;
@@ -2086,34 +2255,36 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'accessModes')) {
         c.segs[d] = 'accessModes';
         c.kinds[d] = 0;
-        const ov337: any =
+        const ov354: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'accessModes') ? o['accessModes'] : undefined;
         c.len = d + 1;
-        r1(undefined, ov337, c);
+        R[1](undefined, ov354, c);
       }
       if (!hop.call(x, 'nodeAffinity')) {
         c.segs[d] = 'nodeAffinity';
         c.kinds[d] = 0;
-        const ov338: any =
+        const ov355: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeAffinity') ? o['nodeAffinity'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r6(undefined, ov338, c);
+          R[6](undefined, ov355, c);
         }
       }
       if (!hop.call(x, 'volumeMode')) {
         c.segs[d] = 'volumeMode';
         c.kinds[d] = 0;
-        const ov339: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
+        const ov356: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r10(undefined, ov339, c);
+          R[10](undefined, ov356, c);
         }
       }
+      if (!(H.countSet(x, k357) === 1)) {
+        c.len = d;
+        R[48](x, o, c);
+      }
       c.len = d;
-      r48(x, o, c);
-      c.len = d;
-      r49(x, o, c);
+      R[49](x, o, c);
     }
   }
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
@@ -2150,54 +2321,54 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y340: any = x[k1];
-              if (!(typeof y340 === 'object' && y340 !== null && !Array.isArray(y340)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y340, 'object');
+              const y358: any = x[k1];
+              if (!(typeof y358 === 'object' && y358 !== null && !Array.isArray(y358)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y358, 'object');
               else {
-                for (const k341 in y340) {
-                  switch (k341) {
+                for (const k359 in y358) {
+                  switch (k359) {
                     case 'lastPhaseTransitionTime': {
-                      const y342: any = y340[k341];
-                      if (!(typeof y342 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y342, 'string');
+                      const y360: any = y358[k359];
+                      if (!(typeof y360 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y360, 'string');
                       else {
-                        if (!sf343(y342))
-                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y342, k344);
+                        if (!sf361(y360))
+                          H.strFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'lastPhaseTransitionTime'), y360, k362);
                       }
                       break;
                     }
                     case 'message': {
-                      const y345: any = y340[k341];
-                      if (!(typeof y345 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'message'), y345, 'string');
+                      const y363: any = y358[k359];
+                      if (!(typeof y363 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'message'), y363, 'string');
                       break;
                     }
                     case 'phase': {
-                      const y346: any = y340[k341];
-                      if (!(typeof y346 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y346, 'string');
+                      const y364: any = y358[k359];
+                      if (!(typeof y364 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y364, 'string');
                       else {
                         if (!(
-                          y346 === 'Pending' ||
-                          y346 === 'Available' ||
-                          y346 === 'Bound' ||
-                          y346 === 'Released' ||
-                          y346 === 'Failed'
+                          y364 === 'Pending' ||
+                          y364 === 'Available' ||
+                          y364 === 'Bound' ||
+                          y364 === 'Released' ||
+                          y364 === 'Failed'
                         ))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y346, k347);
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y364, k365);
                       }
                       break;
                     }
                     case 'reason': {
-                      const y348: any = y340[k341];
-                      if (!(typeof y348 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'reason'), y348, 'string');
+                      const y366: any = y358[k359];
+                      if (!(typeof y366 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'reason'), y366, 'string');
                       break;
                     }
                   }
@@ -2207,14 +2378,16 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
         }
       }
-      c.len = d;
-      r50(x, o, c);
+      if (c.celBudget !== Infinity || !cg367(x)) {
+        c.len = d;
+        R[50](x, o, c);
+      }
     }
   }
   function f199(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r51(x, o, c);
+    R[51](x, o, c);
   }
   return f199;
 }

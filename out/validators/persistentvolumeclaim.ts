@@ -31,29 +31,14 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a PersistentVolumeClaim: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a PersistentVolumeClaim: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
-  const r15 = R[15];
-  const r16 = R[16];
-  const r17 = R[17];
-  const r18 = R[18];
-  const r19 = R[19];
   const s3 = S['ObjectMeta']!;
   const k14 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
   const sf33 = H.stringFormat('quantity')!;
@@ -62,24 +47,43 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const k42 = 'quantity';
   const sf44 = H.stringFormat('quantity')!;
   const k45 = 'quantity';
-  const ok64 = H.fastSyntax['labelValue']!;
-  const ok71 = H.fastSyntax['dns1123Subdomain']!;
+  const ok58 = H.fastSyntax['labelKey']!;
+  function cg61(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok66 = H.fastSyntax['labelValue']!;
+  function cg67(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true && C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   const ok74 = H.fastSyntax['dns1123Subdomain']!;
-  const k76 = ': supported values: "Block", "Filesystem"';
-  const k86 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const ok91 = H.fastSyntax['qualifiedName']!;
-  const sf96 = H.stringFormat('quantity')!;
-  const k97 = 'quantity';
-  const ok98 = H.fastSyntax['qualifiedName']!;
-  const sf105 = H.stringFormat('quantity')!;
-  const k106 = 'quantity';
-  const sf112 = H.stringFormat('date-time')!;
-  const k113 = 'date-time';
-  const sf115 = H.stringFormat('date-time')!;
-  const k116 = 'date-time';
-  const k121 = ['type'];
-  const k126 = ': supported values: "Pending", "InProgress", "Infeasible"';
-  const k129 = ': supported values: "Pending", "Bound", "Lost"';
+  const k78 = ': supported values: "Block", "Filesystem"';
+  const k81 = ['resources', 'requests'];
+  const k82 = ['storage'];
+  const k90 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const ok95 = H.fastSyntax['qualifiedName']!;
+  function kok96(o: any): boolean {
+    for (const k in o) if (hop.call(o, k) && !ok95(k)) return false;
+    return true;
+  }
+  const sf101 = H.stringFormat('quantity')!;
+  const k102 = 'quantity';
+  const sf109 = H.stringFormat('quantity')!;
+  const k110 = 'quantity';
+  const sf116 = H.stringFormat('date-time')!;
+  const k117 = 'date-time';
+  const sf119 = H.stringFormat('date-time')!;
+  const k120 = 'date-time';
+  const k125 = ['type'];
+  const k130 = ': supported values: "Pending", "InProgress", "Infeasible"';
+  const k133 = ': supported values: "Pending", "Bound", "Lost"';
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeClaim
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -131,11 +135,11 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                           }
                           if (!H.surelyNonEmpty(y10)) {
                             c.len = d + 2;
-                            r1(y10, ov11, c);
+                            R[1](y10, ov11, c);
                           }
                           if (!H.fewerThanTwo(y10)) {
                             c.len = d + 2;
-                            r2(y10, ov11, c);
+                            R[2](y10, ov11, c);
                           }
                         }
                       }
@@ -172,17 +176,17 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                           if (!hop.call(y15, 'name')) H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'dataSource'), 'name'));
                         }
                       } else if (k9 === 'volumeMode') {
-                        const y75: any = y6[k9];
-                        if (!(typeof y75 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y75, 'string');
-                        else {
-                          if (!(y75 === 'Block' || y75 === 'Filesystem'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y75, k76);
-                        }
-                      } else if (k9 === 'volumeName') {
                         const y77: any = y6[k9];
                         if (!(typeof y77 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeName'), y77, 'string');
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y77, 'string');
+                        else {
+                          if (!(y77 === 'Block' || y77 === 'Filesystem'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'volumeMode'), y77, k78);
+                        }
+                      } else if (k9 === 'volumeName') {
+                        const y79: any = y6[k9];
+                        if (!(typeof y79 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeName'), y79, 'string');
                       }
                       break;
                     case 13:
@@ -280,8 +284,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                         if (!(typeof y39 === 'string')) H.typeErr(c, c.pathAt(d + 4), y39, 'string');
                                         else {
                                           if (!sf41(y39)) H.strFormat(c, c.pathAt(d + 4), y39, k42);
-                                          c.len = d + 4;
-                                          r3(y39, ov40, c);
+                                          if (!(H.plainQuantitySign(y39) > 0)) {
+                                            c.len = d + 4;
+                                            R[3](y39, ov40, c);
+                                          }
                                         }
                                         break;
                                       }
@@ -342,43 +348,47 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                             if (!(typeof y56 === 'string'))
                                               H.typeErr(c, c.pathAt(d + 5), y56, 'string');
                                             else {
-                                              c.len = d + 5;
-                                              r4(y56, ov57, c);
+                                              if (typeof y56 !== 'string' || !ok58(y56)) {
+                                                c.len = d + 5;
+                                                R[4](y56, ov57, c);
+                                              }
                                             }
                                             break;
                                           }
                                           case 'operator': {
-                                            const y58: any = y53[k55];
-                                            const ov59: any =
+                                            const y59: any = y53[k55];
+                                            const ov60: any =
                                               oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
                                             c.segs[d + 4] = 'operator';
                                             c.kinds[d + 4] = 0;
-                                            if (!(typeof y58 === 'string'))
-                                              H.typeErr(c, c.pathAt(d + 5), y58, 'string');
+                                            if (!(typeof y59 === 'string'))
+                                              H.typeErr(c, c.pathAt(d + 5), y59, 'string');
                                             else {
-                                              c.len = d + 5;
-                                              r5(y58, ov59, c);
+                                              if (c.celBudget !== Infinity || !cg61(y59)) {
+                                                c.len = d + 5;
+                                                R[5](y59, ov60, c);
+                                              }
                                             }
                                             break;
                                           }
                                           case 'values': {
-                                            const y60: any = y53[k55];
-                                            const ov61: any =
+                                            const y62: any = y53[k55];
+                                            const ov63: any =
                                               oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
                                             c.segs[d + 4] = 'values';
                                             c.kinds[d + 4] = 0;
-                                            if (!Array.isArray(y60)) H.typeErr(c, c.pathAt(d + 5), y60, 'array');
+                                            if (!Array.isArray(y62)) H.typeErr(c, c.pathAt(d + 5), y62, 'array');
                                             else {
-                                              for (let i62 = 0; i62 < y60.length; i62++) {
-                                                const y63: any = y60[i62];
-                                                c.segs[d + 5] = i62;
+                                              for (let i64 = 0; i64 < y62.length; i64++) {
+                                                const y65: any = y62[i64];
+                                                c.segs[d + 5] = i64;
                                                 c.kinds[d + 5] = 1;
-                                                if (!(typeof y63 === 'string'))
-                                                  H.typeErr(c, c.pathAt(d + 6), y63, 'string');
+                                                if (!(typeof y65 === 'string'))
+                                                  H.typeErr(c, c.pathAt(d + 6), y65, 'string');
                                                 else {
-                                                  if (typeof y63 !== 'string' || !ok64(y63)) {
+                                                  if (typeof y65 !== 'string' || !ok66(y65)) {
                                                     c.len = d + 6;
-                                                    r6(y63, undefined, c);
+                                                    R[6](y65, undefined, c);
                                                   }
                                                 }
                                               }
@@ -389,28 +399,32 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                       }
                                       if (!hop.call(y53, 'key')) H.required(c, H.pj(c.pathAt(d + 4), 'key'));
                                       if (!hop.call(y53, 'operator')) H.required(c, H.pj(c.pathAt(d + 4), 'operator'));
-                                      c.len = d + 4;
-                                      r7(y53, undefined, c);
+                                      if (c.celBudget !== Infinity || !cg67(y53)) {
+                                        c.len = d + 4;
+                                        R[7](y53, undefined, c);
+                                      }
                                     }
                                   }
                                 }
                                 break;
                               }
                               case 'matchLabels': {
-                                const y65: any = y46[k49];
-                                const ov66: any = oo48 !== undefined && hop.call(oo48, k49) ? oo48[k49] : undefined;
+                                const y68: any = y46[k49];
+                                const ov69: any = oo48 !== undefined && hop.call(oo48, k49) ? oo48[k49] : undefined;
                                 c.segs[d + 2] = 'matchLabels';
                                 c.kinds[d + 2] = 0;
-                                if (!(typeof y65 === 'object' && y65 !== null && !Array.isArray(y65)))
-                                  H.typeErr(c, c.pathAt(d + 3), y65, 'object');
+                                if (!(typeof y68 === 'object' && y68 !== null && !Array.isArray(y68)))
+                                  H.typeErr(c, c.pathAt(d + 3), y68, 'object');
                                 else {
-                                  for (const k67 in y65) {
-                                    const y68: any = y65[k67];
-                                    if (!(typeof y68 === 'string'))
-                                      H.typeErr(c, H.pb(c.pathAt(d + 3), k67), y68, 'string');
+                                  for (const k70 in y68) {
+                                    const y71: any = y68[k70];
+                                    if (!(typeof y71 === 'string'))
+                                      H.typeErr(c, H.pb(c.pathAt(d + 3), k70), y71, 'string');
                                   }
-                                  c.len = d + 3;
-                                  r8(y65, ov66, c);
+                                  if (!H.labelMapOk(y68)) {
+                                    c.len = d + 3;
+                                    R[8](y68, ov69, c);
+                                  }
                                 }
                                 break;
                               }
@@ -421,33 +435,33 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                     case 16:
                       if (k9 === 'storageClassName') {
-                        const y69: any = y6[k9];
-                        const ov70: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+                        const y72: any = y6[k9];
+                        const ov73: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'storageClassName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y69 === 'string')) H.typeErr(c, c.pathAt(d + 2), y69, 'string');
+                        if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 2), y72, 'string');
                         else {
-                          if (typeof y69 !== 'string' || !ok71(y69)) {
+                          if (typeof y72 !== 'string' || !ok74(y72)) {
                             c.len = d + 2;
-                            r9(y69, ov70, c);
+                            R[9](y72, ov73, c);
                           }
                         }
                       }
                       break;
                     case 25:
                       if (k9 === 'volumeAttributesClassName') {
-                        const y72: any = y6[k9];
-                        const ov73: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+                        const y75: any = y6[k9];
+                        const ov76: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
                         c.segs[d + 1] = 'volumeAttributesClassName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y72 === 'string')) H.typeErr(c, c.pathAt(d + 2), y72, 'string');
+                        if (!(typeof y75 === 'string')) H.typeErr(c, c.pathAt(d + 2), y75, 'string');
                         else {
-                          if (typeof y72 !== 'string' || !ok74(y72)) {
+                          if (typeof y75 !== 'string' || !ok74(y75)) {
                             c.len = d + 2;
-                            r10(y72, ov73, c);
+                            R[10](y75, ov76, c);
                           }
                           c.len = d + 2;
-                          r11(y72, ov73, c);
+                          R[11](y75, ov76, c);
                         }
                       }
                       break;
@@ -456,21 +470,23 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 if (!hop.call(y6, 'accessModes')) {
                   c.segs[d + 1] = 'accessModes';
                   c.kinds[d + 1] = 0;
-                  const ov78: any =
+                  const ov80: any =
                     ov7 !== undefined && H.isObject(ov7) && hop.call(ov7, 'accessModes')
                       ? ov7['accessModes']
                       : undefined;
                   c.len = d + 2;
-                  r1(undefined, ov78, c);
+                  R[1](undefined, ov80, c);
                 }
-                if (!H.mapHasKeys(y6, ['resources', 'requests'], ['storage'], false)) {
+                if (!H.mapHasKeys(y6, k81, k82, false)) {
                   c.len = d + 1;
-                  r12(y6, ov7, c);
+                  R[12](y6, ov7, c);
+                }
+                if (!(H.unsetAt(y6, 'dataSource') || H.unsetAt(y6, 'dataSourceRef'))) {
+                  c.len = d + 1;
+                  R[13](y6, ov7, c);
                 }
                 c.len = d + 1;
-                r13(y6, ov7, c);
-                c.len = d + 1;
-                r14(y6, ov7, c);
+                R[14](y6, ov7, c);
               }
             }
             break;
@@ -483,284 +499,286 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y79: any = x[k1];
-              const ov80: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y83: any = x[k1];
+              const ov84: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y79 === 'object' && y79 !== null && !Array.isArray(y79)))
-                H.typeErr(c, c.pathAt(d + 1), y79, 'object');
+              if (!(typeof y83 === 'object' && y83 !== null && !Array.isArray(y83)))
+                H.typeErr(c, c.pathAt(d + 1), y83, 'object');
               else {
-                const oo81: any = ov80 !== undefined && H.isObject(ov80) ? ov80 : undefined;
-                for (const k82 in y79) {
-                  switch (k82.length) {
+                const oo85: any = ov84 !== undefined && H.isObject(ov84) ? ov84 : undefined;
+                for (const k86 in y83) {
+                  switch (k86.length) {
                     case 11:
-                      if (k82 === 'accessModes') {
-                        const y83: any = y79[k82];
-                        if (!Array.isArray(y83)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'accessModes'), y83, 'array');
+                      if (k86 === 'accessModes') {
+                        const y87: any = y83[k86];
+                        if (!Array.isArray(y87)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'accessModes'), y87, 'array');
                         else {
-                          for (let i84 = 0; i84 < y83.length; i84++) {
-                            const y85: any = y83[i84];
-                            if (!(typeof y85 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i84), y85, 'string');
+                          for (let i88 = 0; i88 < y87.length; i88++) {
+                            const y89: any = y87[i88];
+                            if (!(typeof y89 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i88), y89, 'string');
                             else {
                               if (!(
-                                y85 === 'ReadOnlyMany' ||
-                                y85 === 'ReadWriteMany' ||
-                                y85 === 'ReadWriteOnce' ||
-                                y85 === 'ReadWriteOncePod'
+                                y89 === 'ReadOnlyMany' ||
+                                y89 === 'ReadWriteMany' ||
+                                y89 === 'ReadWriteOnce' ||
+                                y89 === 'ReadWriteOncePod'
                               ))
-                                H.enumErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i84), y85, k86);
+                                H.enumErr(c, H.pb(H.pj(c.pathAt(d + 1), 'accessModes'), i88), y89, k90);
                             }
                           }
                         }
                       }
                       break;
                     case 25:
-                      if (k82 === 'allocatedResourceStatuses') {
-                        const y87: any = y79[k82];
-                        const ov88: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
+                      if (k86 === 'allocatedResourceStatuses') {
+                        const y91: any = y83[k86];
+                        const ov92: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
                         c.segs[d + 1] = 'allocatedResourceStatuses';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y87 === 'object' && y87 !== null && !Array.isArray(y87)))
-                          H.typeErr(c, c.pathAt(d + 2), y87, 'object');
+                        if (!(typeof y91 === 'object' && y91 !== null && !Array.isArray(y91)))
+                          H.typeErr(c, c.pathAt(d + 2), y91, 'object');
                         else {
-                          for (const k89 in y87) {
-                            const y90: any = y87[k89];
-                            if (!(typeof y90 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k89), y90, 'string');
+                          for (const k93 in y91) {
+                            const y94: any = y91[k93];
+                            if (!(typeof y94 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k93), y94, 'string');
                           }
-                          if (!H.isObject(y87) || !H.keysOk(y87, ok91)) {
+                          if (!H.isObject(y91) || !kok96(y91)) {
                             c.len = d + 2;
-                            r15(y87, ov88, c);
+                            R[15](y91, ov92, c);
                           }
                         }
                       }
                       break;
                     case 18:
-                      if (k82 === 'allocatedResources') {
-                        const y92: any = y79[k82];
-                        const ov93: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
+                      if (k86 === 'allocatedResources') {
+                        const y97: any = y83[k86];
+                        const ov98: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
                         c.segs[d + 1] = 'allocatedResources';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y92 === 'object' && y92 !== null && !Array.isArray(y92)))
-                          H.typeErr(c, c.pathAt(d + 2), y92, 'object');
+                        if (!(typeof y97 === 'object' && y97 !== null && !Array.isArray(y97)))
+                          H.typeErr(c, c.pathAt(d + 2), y97, 'object');
                         else {
-                          for (const k94 in y92) {
-                            const y95: any = y92[k94];
-                            if (!(typeof y95 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k94), y95, 'string');
+                          for (const k99 in y97) {
+                            const y100: any = y97[k99];
+                            if (!(typeof y100 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k99), y100, 'string');
                             else {
-                              if (!sf96(y95)) H.strFormat(c, H.pb(c.pathAt(d + 2), k94), y95, k97);
+                              if (!sf101(y100)) H.strFormat(c, H.pb(c.pathAt(d + 2), k99), y100, k102);
                             }
                           }
-                          if (!H.isObject(y92) || !H.keysOk(y92, ok98)) {
+                          if (!H.isObject(y97) || !kok96(y97)) {
                             c.len = d + 2;
-                            r16(y92, ov93, c);
+                            R[16](y97, ov98, c);
                           }
                         }
-                      } else if (k82 === 'modifyVolumeStatus') {
-                        const y123: any = y79[k82];
-                        if (!(typeof y123 === 'object' && y123 !== null && !Array.isArray(y123)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), y123, 'object');
+                      } else if (k86 === 'modifyVolumeStatus') {
+                        const y127: any = y83[k86];
+                        if (!(typeof y127 === 'object' && y127 !== null && !Array.isArray(y127)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), y127, 'object');
                         else {
-                          for (const k124 in y123) {
-                            switch (k124) {
+                          for (const k128 in y127) {
+                            switch (k128) {
                               case 'status': {
-                                const y125: any = y123[k124];
-                                if (!(typeof y125 === 'string'))
+                                const y129: any = y127[k128];
+                                if (!(typeof y129 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'),
-                                    y125,
+                                    y129,
                                     'string',
                                   );
                                 else {
-                                  if (!(y125 === 'Pending' || y125 === 'InProgress' || y125 === 'Infeasible'))
+                                  if (!(y129 === 'Pending' || y129 === 'InProgress' || y129 === 'Infeasible'))
                                     H.enumErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'),
-                                      y125,
-                                      k126,
+                                      y129,
+                                      k130,
                                     );
                                 }
                                 break;
                               }
                               case 'targetVolumeAttributesClassName': {
-                                const y127: any = y123[k124];
-                                if (!(typeof y127 === 'string'))
+                                const y131: any = y127[k128];
+                                if (!(typeof y131 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(
                                       H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'),
                                       'targetVolumeAttributesClassName',
                                     ),
-                                    y127,
+                                    y131,
                                     'string',
                                   );
                                 break;
                               }
                             }
                           }
-                          if (!hop.call(y123, 'status'))
+                          if (!hop.call(y127, 'status'))
                             H.required(c, H.pj(H.pj(c.pathAt(d + 1), 'modifyVolumeStatus'), 'status'));
                         }
                       }
                       break;
                     case 8:
-                      if (k82 === 'capacity') {
-                        const y99: any = y79[k82];
-                        const ov100: any = oo81 !== undefined && hop.call(oo81, k82) ? oo81[k82] : undefined;
+                      if (k86 === 'capacity') {
+                        const y103: any = y83[k86];
+                        const ov104: any = oo85 !== undefined && hop.call(oo85, k86) ? oo85[k86] : undefined;
                         c.segs[d + 1] = 'capacity';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y99 === 'object' && y99 !== null && !Array.isArray(y99)))
-                          H.typeErr(c, c.pathAt(d + 2), y99, 'object');
+                        if (!(typeof y103 === 'object' && y103 !== null && !Array.isArray(y103)))
+                          H.typeErr(c, c.pathAt(d + 2), y103, 'object');
                         else {
-                          const oo101: any = ov100 !== undefined && H.isObject(ov100) ? ov100 : undefined;
-                          for (const k102 in y99) {
-                            const y103: any = y99[k102];
-                            const ov104: any = oo101 !== undefined && hop.call(oo101, k102) ? oo101[k102] : undefined;
-                            c.segs[d + 2] = k102;
+                          const oo105: any = ov104 !== undefined && H.isObject(ov104) ? ov104 : undefined;
+                          for (const k106 in y103) {
+                            const y107: any = y103[k106];
+                            const ov108: any = oo105 !== undefined && hop.call(oo105, k106) ? oo105[k106] : undefined;
+                            c.segs[d + 2] = k106;
                             c.kinds[d + 2] = 2;
-                            if (!(typeof y103 === 'string')) H.typeErr(c, c.pathAt(d + 3), y103, 'string');
+                            if (!(typeof y107 === 'string')) H.typeErr(c, c.pathAt(d + 3), y107, 'string');
                             else {
-                              if (!sf105(y103)) H.strFormat(c, c.pathAt(d + 3), y103, k106);
+                              if (!sf109(y107)) H.strFormat(c, c.pathAt(d + 3), y107, k110);
                             }
-                            c.len = d + 3;
-                            r17(y103, ov104, c);
+                            if (!(H.plainQuantitySign(y107) >= 0)) {
+                              c.len = d + 3;
+                              R[17](y107, ov108, c);
+                            }
                           }
                         }
                       }
                       break;
                     case 10:
-                      if (k82 === 'conditions') {
-                        const y107: any = y79[k82];
-                        if (!Array.isArray(y107)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y107, 'array');
+                      if (k86 === 'conditions') {
+                        const y111: any = y83[k86];
+                        if (!Array.isArray(y111)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y111, 'array');
                         else {
-                          for (let i108 = 0; i108 < y107.length; i108++) {
-                            const y109: any = y107[i108];
-                            if (!(typeof y109 === 'object' && y109 !== null && !Array.isArray(y109)))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), y109, 'object');
+                          for (let i112 = 0; i112 < y111.length; i112++) {
+                            const y113: any = y111[i112];
+                            if (!(typeof y113 === 'object' && y113 !== null && !Array.isArray(y113)))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), y113, 'object');
                             else {
-                              for (const k110 in y109) {
-                                switch (k110.length) {
+                              for (const k114 in y113) {
+                                switch (k114.length) {
                                   case 13:
-                                    if (k110 === 'lastProbeTime') {
-                                      const y111: any = y109[k110];
-                                      if (!(typeof y111 === 'string'))
+                                    if (k114 === 'lastProbeTime') {
+                                      const y115: any = y113[k114];
+                                      if (!(typeof y115 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastProbeTime'),
-                                          y111,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'lastProbeTime'),
+                                          y115,
                                           'string',
                                         );
                                       else {
-                                        if (!sf112(y111))
+                                        if (!sf116(y115))
                                           H.strFormat(
                                             c,
-                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastProbeTime'),
-                                            y111,
-                                            k113,
+                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'lastProbeTime'),
+                                            y115,
+                                            k117,
                                           );
                                       }
                                     }
                                     break;
                                   case 18:
-                                    if (k110 === 'lastTransitionTime') {
-                                      const y114: any = y109[k110];
-                                      if (!(typeof y114 === 'string'))
+                                    if (k114 === 'lastTransitionTime') {
+                                      const y118: any = y113[k114];
+                                      if (!(typeof y118 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastTransitionTime'),
-                                          y114,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'lastTransitionTime'),
+                                          y118,
                                           'string',
                                         );
                                       else {
-                                        if (!sf115(y114))
+                                        if (!sf119(y118))
                                           H.strFormat(
                                             c,
-                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'lastTransitionTime'),
-                                            y114,
-                                            k116,
+                                            H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'lastTransitionTime'),
+                                            y118,
+                                            k120,
                                           );
                                       }
                                     }
                                     break;
                                   case 7:
-                                    if (k110 === 'message') {
-                                      const y117: any = y109[k110];
-                                      if (!(typeof y117 === 'string'))
+                                    if (k114 === 'message') {
+                                      const y121: any = y113[k114];
+                                      if (!(typeof y121 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'message'),
-                                          y117,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'message'),
+                                          y121,
                                           'string',
                                         );
                                     }
                                     break;
                                   case 6:
-                                    if (k110 === 'reason') {
-                                      const y118: any = y109[k110];
-                                      if (!(typeof y118 === 'string'))
+                                    if (k114 === 'reason') {
+                                      const y122: any = y113[k114];
+                                      if (!(typeof y122 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'reason'),
-                                          y118,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'reason'),
+                                          y122,
                                           'string',
                                         );
-                                    } else if (k110 === 'status') {
-                                      const y119: any = y109[k110];
-                                      if (!(typeof y119 === 'string'))
+                                    } else if (k114 === 'status') {
+                                      const y123: any = y113[k114];
+                                      if (!(typeof y123 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'status'),
-                                          y119,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'status'),
+                                          y123,
                                           'string',
                                         );
                                     }
                                     break;
                                   case 4:
-                                    if (k110 === 'type') {
-                                      const y120: any = y109[k110];
-                                      if (!(typeof y120 === 'string'))
+                                    if (k114 === 'type') {
+                                      const y124: any = y113[k114];
+                                      if (!(typeof y124 === 'string'))
                                         H.typeErr(
                                           c,
-                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'type'),
-                                          y120,
+                                          H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'type'),
+                                          y124,
                                           'string',
                                         );
                                     }
                                     break;
                                 }
                               }
-                              if (!hop.call(y109, 'type'))
-                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'type'));
-                              if (!hop.call(y109, 'status'))
-                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i108), 'status'));
+                              if (!hop.call(y113, 'type'))
+                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'type'));
+                              if (!hop.call(y113, 'status'))
+                                H.required(c, H.pj(H.pb(H.pj(c.pathAt(d + 1), 'conditions'), i112), 'status'));
                             }
                           }
-                          if (y107.length > 1 && H.mapHasDup(y107, k121))
-                            H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y107, k121);
+                          if (y111.length > 1 && H.mapHasDup(y111, k125))
+                            H.mapDupErr(c, H.pj(c.pathAt(d + 1), 'conditions'), y111, k125);
                         }
                       }
                       break;
                     case 32:
-                      if (k82 === 'currentVolumeAttributesClassName') {
-                        const y122: any = y79[k82];
-                        if (!(typeof y122 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'currentVolumeAttributesClassName'), y122, 'string');
+                      if (k86 === 'currentVolumeAttributesClassName') {
+                        const y126: any = y83[k86];
+                        if (!(typeof y126 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'currentVolumeAttributesClassName'), y126, 'string');
                       }
                       break;
                     case 5:
-                      if (k82 === 'phase') {
-                        const y128: any = y79[k82];
-                        if (!(typeof y128 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'phase'), y128, 'string');
+                      if (k86 === 'phase') {
+                        const y132: any = y83[k86];
+                        if (!(typeof y132 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'phase'), y132, 'string');
                         else {
-                          if (!(y128 === 'Pending' || y128 === 'Bound' || y128 === 'Lost'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'phase'), y128, k129);
+                          if (!(y132 === 'Pending' || y132 === 'Bound' || y132 === 'Lost'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'phase'), y132, k133);
                         }
                       }
                       break;
@@ -772,13 +790,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
         }
       }
       c.len = d;
-      r18(x, o, c);
+      R[18](x, o, c);
     }
   }
   function f87(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r19(x, o, c);
+    R[19](x, o, c);
   }
   return f87;
 }

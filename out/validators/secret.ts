@@ -31,27 +31,31 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a Secret: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a Secret: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
   const s3 = S['ObjectMeta']!;
   const sf10 = H.stringFormat('byte')!;
   const k11 = 'byte';
   const ok12 = H.fastSyntax['configMapKey']!;
-  const ok18 = H.fastSyntax['configMapKey']!;
+  function kok13(o: any): boolean {
+    for (const k in o) if (hop.call(o, k) && !ok12(k)) return false;
+    return true;
+  }
+  const k22 = ['data'];
+  const k23 = ['metadata', 'annotations'];
+  const k24 = ['cluster.io/service-account.name'];
+  const k25 = ['data'];
+  const k26 = ['username', 'password'];
+  const k27 = ['data'];
+  const k28 = ['ssh-privatekey'];
+  const k29 = ['data'];
+  const k30 = ['tls.crt', 'tls.key'];
   function f43(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -63,20 +67,20 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               const y2: any = x[k1];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'apiVersion'), y2, 'string');
             } else if (k1 === 'stringData') {
-              const y14: any = x[k1];
-              const ov15: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y15: any = x[k1];
+              const ov16: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'stringData';
               c.kinds[d] = 0;
-              if (!(typeof y14 === 'object' && y14 !== null && !Array.isArray(y14)))
-                H.typeErr(c, c.pathAt(d + 1), y14, 'object');
+              if (!(typeof y15 === 'object' && y15 !== null && !Array.isArray(y15)))
+                H.typeErr(c, c.pathAt(d + 1), y15, 'object');
               else {
-                for (const k16 in y14) {
-                  const y17: any = y14[k16];
-                  if (!(typeof y17 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k16), y17, 'string');
+                for (const k17 in y15) {
+                  const y18: any = y15[k17];
+                  if (!(typeof y18 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k17), y18, 'string');
                 }
-                if (!H.isObject(y14) || !H.keysOk(y14, ok18)) {
+                if (!H.isObject(y15) || !kok13(y15)) {
                   c.len = d + 1;
-                  r2(y14, ov15, c);
+                  R[2](y15, ov16, c);
                 }
               }
             }
@@ -100,9 +104,9 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     if (!sf10(y9)) H.strFormat(c, H.pb(c.pathAt(d + 1), k8), y9, k11);
                   }
                 }
-                if (!H.isObject(y6) || !H.keysOk(y6, ok12)) {
+                if (!H.isObject(y6) || !kok13(y6)) {
                   c.len = d + 1;
-                  r1(y6, ov7, c);
+                  R[1](y6, ov7, c);
                 }
               }
             } else if (k1 === 'type') {
@@ -114,7 +118,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               else {
                 if (c.update) {
                   c.len = d + 1;
-                  r3(y19, ov20, c);
+                  R[3](y19, ov20, c);
                 }
               }
             }
@@ -128,14 +132,14 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
           case 9:
             if (k1 === 'immutable') {
-              const y13: any = x[k1];
-              if (!(typeof y13 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'immutable'), y13, 'boolean');
+              const y14: any = x[k1];
+              if (!(typeof y14 === 'boolean')) H.typeErr(c, H.pj(c.pathAt(d), 'immutable'), y14, 'boolean');
             }
             break;
         }
@@ -146,44 +150,44 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
         const ov21: any = o !== undefined && H.isObject(o) && hop.call(o, 'type') ? o['type'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r3(undefined, ov21, c);
+          R[3](undefined, ov21, c);
         }
       }
-      c.len = d;
-      r4(x, o, c);
+      if (!H.surelyWithin(x, k22, 1048576, false)) {
+        c.len = d;
+        R[4](x, o, c);
+      }
       if (c.update) {
         c.len = d;
-        r5(x, o, c);
+        R[5](x, o, c);
       }
-      if (!H.fieldIsNot(x, 'type', 'cluster.io/service-account-token')) {
+      if (!(H.fieldIsNot(x, 'type', 'cluster.io/service-account-token') || H.mapKeysNonEmpty(x, k23, k24, false))) {
         c.len = d;
-        r6(x, o, c);
+        R[6](x, o, c);
       }
       if (!H.fieldIsNot(x, 'type', 'cluster.io/dockercfg')) {
         c.len = d;
-        r7(x, o, c);
+        R[7](x, o, c);
       }
       if (!H.fieldIsNot(x, 'type', 'cluster.io/dockerconfigjson')) {
         c.len = d;
-        r8(x, o, c);
+        R[8](x, o, c);
       }
-      if (!(
-        H.fieldIsNot(x, 'type', 'cluster.io/basic-auth') || H.mapHasKeys(x, ['data'], ['username', 'password'], true)
-      )) {
+      if (!(H.fieldIsNot(x, 'type', 'cluster.io/basic-auth') || H.mapHasKeys(x, k25, k26, true))) {
         c.len = d;
-        r9(x, o, c);
+        R[9](x, o, c);
       }
-      if (!H.fieldIsNot(x, 'type', 'cluster.io/ssh-auth')) {
+      if (!(H.fieldIsNot(x, 'type', 'cluster.io/ssh-auth') || H.mapKeysNonEmpty(x, k27, k28, false))) {
         c.len = d;
-        r10(x, o, c);
+        R[10](x, o, c);
       }
-      if (!(H.fieldIsNot(x, 'type', 'cluster.io/tls') || H.mapHasKeys(x, ['data'], ['tls.crt', 'tls.key'], false))) {
+      if (!(H.fieldIsNot(x, 'type', 'cluster.io/tls') || H.mapHasKeys(x, k29, k30, false))) {
         c.len = d;
-        r11(x, o, c);
+        R[11](x, o, c);
       }
     }
     c.len = d;
-    r12(x, o, c);
+    R[12](x, o, c);
   }
   return f43;
 }

@@ -31,28 +31,31 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a StorageClass: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a StorageClass: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
   const s3 = S['ObjectMeta']!;
-  const ok36 = H.fastSyntax['qualifiedName']!;
-  const k39 = ': supported values: "Delete", "Recycle", "Retain"';
-  const k42 = ': supported values: "Immediate", "WaitForFirstConsumer"';
+  const ok21 = H.fastSyntax['labelKey']!;
+  const ok35 = H.fastSyntax['nonEmptyKey']!;
+  function kok36(o: any): boolean {
+    for (const k in o) if (hop.call(o, k) && !ok35(k)) return false;
+    return true;
+  }
+  const ok39 = H.fastSyntax['qualifiedName']!;
+  const k42 = ': supported values: "Delete", "Recycle", "Retain"';
+  function cg43(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k46 = ': supported values: "Immediate", "WaitForFirstConsumer"';
   function f52(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -64,27 +67,31 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               const y2: any = x[k1];
               if (!(typeof y2 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'apiVersion'), y2, 'string');
             } else if (k1 === 'parameters') {
-              const y29: any = x[k1];
-              const ov30: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y30: any = x[k1];
+              const ov31: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'parameters';
               c.kinds[d] = 0;
-              if (!(typeof y29 === 'object' && y29 !== null && !Array.isArray(y29)))
-                H.typeErr(c, c.pathAt(d + 1), y29, 'object');
+              if (!(typeof y30 === 'object' && y30 !== null && !Array.isArray(y30)))
+                H.typeErr(c, c.pathAt(d + 1), y30, 'object');
               else {
-                let n31 = 0;
-                for (const k32 in y29) {
-                  n31++;
-                  const y33: any = y29[k32];
-                  if (!(typeof y33 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k32), y33, 'string');
+                let n32 = 0;
+                for (const k33 in y30) {
+                  n32++;
+                  const y34: any = y30[k33];
+                  if (!(typeof y34 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), k33), y34, 'string');
                 }
-                if (n31 > 512) H.tooMany(c, c.pathAt(d + 1), n31, 512);
-                c.len = d + 1;
-                r6(y29, ov30, c);
-                c.len = d + 1;
-                r7(y29, ov30, c);
+                if (n32 > 512) H.tooMany(c, c.pathAt(d + 1), n32, 512);
+                if (!H.isObject(y30) || !kok36(y30)) {
+                  c.len = d + 1;
+                  R[6](y30, ov31, c);
+                }
+                if (!H.surelyWithin(y30, null, 262144, true)) {
+                  c.len = d + 1;
+                  R[7](y30, ov31, c);
+                }
                 if (c.update) {
                   c.len = d + 1;
-                  r8(y29, ov30, c);
+                  R[8](y30, ov31, c);
                 }
               }
             }
@@ -104,7 +111,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
@@ -158,31 +165,33 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                       c.kinds[d + 4] = 0;
                                       if (!(typeof y19 === 'string')) H.typeErr(c, c.pathAt(d + 5), y19, 'string');
                                       else {
-                                        c.len = d + 5;
-                                        r1(y19, ov20, c);
+                                        if (typeof y19 !== 'string' || !ok21(y19)) {
+                                          c.len = d + 5;
+                                          R[1](y19, ov20, c);
+                                        }
                                       }
                                       break;
                                     }
                                     case 'values': {
-                                      const y21: any = y16[k18];
-                                      const ov22: any =
+                                      const y22: any = y16[k18];
+                                      const ov23: any =
                                         oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
                                       c.segs[d + 4] = 'values';
                                       c.kinds[d + 4] = 0;
-                                      if (!Array.isArray(y21)) H.typeErr(c, c.pathAt(d + 5), y21, 'array');
+                                      if (!Array.isArray(y22)) H.typeErr(c, c.pathAt(d + 5), y22, 'array');
                                       else {
-                                        for (let i23 = 0; i23 < y21.length; i23++) {
-                                          const y24: any = y21[i23];
-                                          if (!(typeof y24 === 'string'))
-                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i23), y24, 'string');
+                                        for (let i24 = 0; i24 < y22.length; i24++) {
+                                          const y25: any = y22[i24];
+                                          if (!(typeof y25 === 'string'))
+                                            H.typeErr(c, H.pb(c.pathAt(d + 5), i24), y25, 'string');
                                         }
-                                        if (!H.surelyNonEmpty(y21)) {
+                                        if (!H.surelyNonEmpty(y22)) {
                                           c.len = d + 5;
-                                          r2(y21, ov22, c);
+                                          R[2](y22, ov23, c);
                                         }
-                                        if (!H.fewerThanTwo(y21)) {
+                                        if (!H.distinctBy(y22, null)) {
                                           c.len = d + 5;
-                                          r3(y21, ov22, c);
+                                          R[3](y22, ov23, c);
                                         }
                                       }
                                       break;
@@ -193,15 +202,15 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                 if (!hop.call(y16, 'values')) {
                                   c.segs[d + 4] = 'values';
                                   c.kinds[d + 4] = 0;
-                                  const ov25: any = undefined;
+                                  const ov26: any = undefined;
                                   c.len = d + 5;
-                                  r2(undefined, ov25, c);
+                                  R[2](undefined, ov26, c);
                                 }
                               }
                             }
-                            if (!H.fewerThanTwo(y13)) {
+                            if (!H.distinctBy(y13, 'key')) {
                               c.len = d + 3;
-                              r4(y13, ov14, c);
+                              R[4](y13, ov14, c);
                             }
                           }
                           break;
@@ -210,74 +219,76 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     }
                   }
                 }
-                if (!H.fewerThanTwo(y7)) {
+                if (!H.distinctBy(y7, 'matchLabelExpressions')) {
                   c.len = d + 1;
-                  r5(y7, ov8, c);
+                  R[5](y7, ov8, c);
                 }
               }
             } else if (k1 === 'volumeBindingMode') {
-              const y40: any = x[k1];
-              const ov41: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y44: any = x[k1];
+              const ov45: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'volumeBindingMode';
               c.kinds[d] = 0;
-              if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 1), y40, 'string');
+              if (!(typeof y44 === 'string')) H.typeErr(c, c.pathAt(d + 1), y44, 'string');
               else {
-                if (!(y40 === 'Immediate' || y40 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y40, k42);
+                if (!(y44 === 'Immediate' || y44 === 'WaitForFirstConsumer')) H.enumErr(c, c.pathAt(d + 1), y44, k46);
                 if (c.update) {
                   c.len = d + 1;
-                  r13(y40, ov41, c);
+                  R[13](y44, ov45, c);
                 }
               }
             }
             break;
           case 12:
             if (k1 === 'mountOptions') {
-              const y26: any = x[k1];
-              if (!Array.isArray(y26)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y26, 'array');
+              const y27: any = x[k1];
+              if (!Array.isArray(y27)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y27, 'array');
               else {
-                for (let i27 = 0; i27 < y26.length; i27++) {
-                  const y28: any = y26[i27];
-                  if (!(typeof y28 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i27), y28, 'string');
+                for (let i28 = 0; i28 < y27.length; i28++) {
+                  const y29: any = y27[i28];
+                  if (!(typeof y29 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i28), y29, 'string');
                 }
               }
             }
             break;
           case 11:
             if (k1 === 'provisioner') {
-              const y34: any = x[k1];
-              const ov35: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y37: any = x[k1];
+              const ov38: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'provisioner';
               c.kinds[d] = 0;
-              if (!(typeof y34 === 'string')) H.typeErr(c, c.pathAt(d + 1), y34, 'string');
+              if (!(typeof y37 === 'string')) H.typeErr(c, c.pathAt(d + 1), y37, 'string');
               else {
-                if (typeof y34 !== 'string' || !ok36(y34)) {
+                if (typeof y37 !== 'string' || !ok39(y37)) {
                   c.len = d + 1;
-                  r9(y34, ov35, c);
+                  R[9](y37, ov38, c);
                 }
                 if (c.update) {
                   c.len = d + 1;
-                  r10(y34, ov35, c);
+                  R[10](y37, ov38, c);
                 }
               }
             }
             break;
           case 13:
             if (k1 === 'reclaimPolicy') {
-              const y37: any = x[k1];
-              const ov38: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y40: any = x[k1];
+              const ov41: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'reclaimPolicy';
               c.kinds[d] = 0;
-              if (!(typeof y37 === 'string')) H.typeErr(c, c.pathAt(d + 1), y37, 'string');
+              if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 1), y40, 'string');
               else {
-                if (!(y37 === 'Delete' || y37 === 'Recycle' || y37 === 'Retain'))
-                  H.enumErr(c, c.pathAt(d + 1), y37, k39);
+                if (!(y40 === 'Delete' || y40 === 'Recycle' || y40 === 'Retain'))
+                  H.enumErr(c, c.pathAt(d + 1), y40, k42);
                 if (c.update) {
                   c.len = d + 1;
-                  r11(y37, ov38, c);
+                  R[11](y40, ov41, c);
                 }
-                c.len = d + 1;
-                r12(y37, ov38, c);
+                if (c.celBudget !== Infinity || !cg43(y40)) {
+                  c.len = d + 1;
+                  R[12](y40, ov41, c);
+                }
               }
             }
             break;
@@ -287,44 +298,44 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'parameters')) {
         c.segs[d] = 'parameters';
         c.kinds[d] = 0;
-        const ov43: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
+        const ov47: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r8(undefined, ov43, c);
+          R[8](undefined, ov47, c);
         }
       }
       if (!hop.call(x, 'provisioner')) {
         c.segs[d] = 'provisioner';
         c.kinds[d] = 0;
-        const ov44: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
+        const ov48: any = o !== undefined && H.isObject(o) && hop.call(o, 'provisioner') ? o['provisioner'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r10(undefined, ov44, c);
+          R[10](undefined, ov48, c);
         }
       }
       if (!hop.call(x, 'reclaimPolicy')) {
         c.segs[d] = 'reclaimPolicy';
         c.kinds[d] = 0;
-        const ov45: any =
+        const ov49: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'reclaimPolicy') ? o['reclaimPolicy'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r11(undefined, ov45, c);
+          R[11](undefined, ov49, c);
         }
       }
       if (!hop.call(x, 'volumeBindingMode')) {
         c.segs[d] = 'volumeBindingMode';
         c.kinds[d] = 0;
-        const ov46: any =
+        const ov50: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'volumeBindingMode') ? o['volumeBindingMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r13(undefined, ov46, c);
+          R[13](undefined, ov50, c);
         }
       }
     }
     c.len = d;
-    r14(x, o, c);
+    R[14](x, o, c);
   }
   return f52;
 }

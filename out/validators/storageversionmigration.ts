@@ -31,26 +31,41 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a StorageVersionMigration: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a StorageVersionMigration: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
   const s3 = S['ObjectMeta']!;
   const k25 = ['type'];
   const sf31 = H.stringFormat('date-time')!;
   const k32 = 'date-time';
-  const k37 = ': supported values: "False", "True", "Unknown"';
-  const k39 = ': supported values: "Running", "Succeeded", "Failed"';
+  function cg36(s: any): boolean {
+    try {
+      return C[3](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k38 = ': supported values: "False", "True", "Unknown"';
+  const k40 = ': supported values: "Running", "Succeeded", "Failed"';
+  function cg41(s: any): boolean {
+    try {
+      return C[4](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg45(s: any): boolean {
+    try {
+      return C[10](s, undefined) === true && C[11](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   function f53(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -116,7 +131,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                         }
                       }
                       c.len = d + 2;
-                      r1(y11, ov12, c);
+                      R[1](y11, ov12, c);
                       break;
                     }
                   }
@@ -133,7 +148,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
@@ -199,27 +214,29 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                     else {
                                       if (y34.length > 1024 && H.runeCount(y34) > 1024)
                                         H.maxLen(c, c.pathAt(d + 4), 1024);
-                                      c.len = d + 4;
-                                      r2(y34, ov35, c);
+                                      if (c.celBudget !== Infinity || !cg36(y34)) {
+                                        c.len = d + 4;
+                                        R[2](y34, ov35, c);
+                                      }
                                     }
                                   } else if (k29 === 'status') {
-                                    const y36: any = y24[k29];
-                                    if (!(typeof y36 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'status'), y36, 'string');
+                                    const y37: any = y24[k29];
+                                    if (!(typeof y37 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'status'), y37, 'string');
                                     else {
-                                      if (!(y36 === 'False' || y36 === 'True' || y36 === 'Unknown'))
-                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'status'), y36, k37);
+                                      if (!(y37 === 'False' || y37 === 'True' || y37 === 'Unknown'))
+                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'status'), y37, k38);
                                     }
                                   }
                                   break;
                                 case 4:
                                   if (k29 === 'type') {
-                                    const y38: any = y24[k29];
-                                    if (!(typeof y38 === 'string'))
-                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'type'), y38, 'string');
+                                    const y39: any = y24[k29];
+                                    if (!(typeof y39 === 'string'))
+                                      H.typeErr(c, H.pj(c.pathAt(d + 3), 'type'), y39, 'string');
                                     else {
-                                      if (!(y38 === 'Running' || y38 === 'Succeeded' || y38 === 'Failed'))
-                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'type'), y38, k39);
+                                      if (!(y39 === 'Running' || y39 === 'Succeeded' || y39 === 'Failed'))
+                                        H.enumErr(c, H.pj(c.pathAt(d + 3), 'type'), y39, k40);
                                     }
                                   }
                                   break;
@@ -228,32 +245,34 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                             if (!hop.call(y24, 'type')) H.required(c, H.pj(c.pathAt(d + 3), 'type'));
                             if (!hop.call(y24, 'status')) H.required(c, H.pj(c.pathAt(d + 3), 'status'));
                             c.len = d + 3;
-                            r3(y24, oi27, c);
-                            c.len = d + 3;
-                            r4(y24, oi27, c);
+                            R[3](y24, oi27, c);
+                            if (c.celBudget !== Infinity || !cg41(y24)) {
+                              c.len = d + 3;
+                              R[4](y24, oi27, c);
+                            }
                           }
                         }
-                        if (!H.fewerThanTwo(y21)) {
+                        if (!H.distinctBy(y21, 'type')) {
                           c.len = d + 2;
-                          r5(y21, ov22, c);
+                          R[5](y21, ov22, c);
                         }
                         c.len = d + 2;
-                        r6(y21, ov22, c);
+                        R[6](y21, ov22, c);
                       }
                       break;
                     }
                     case 'resourceVersion': {
-                      const y40: any = y17[k20];
-                      const ov41: any = oo19 !== undefined && hop.call(oo19, k20) ? oo19[k20] : undefined;
+                      const y42: any = y17[k20];
+                      const ov43: any = oo19 !== undefined && hop.call(oo19, k20) ? oo19[k20] : undefined;
                       c.segs[d + 1] = 'resourceVersion';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y40 === 'string')) H.typeErr(c, c.pathAt(d + 2), y40, 'string');
+                      if (!(typeof y42 === 'string')) H.typeErr(c, c.pathAt(d + 2), y42, 'string');
                       else {
                         c.len = d + 2;
-                        r7(y40, ov41, c);
+                        R[7](y42, ov43, c);
                         if (c.update) {
                           c.len = d + 2;
-                          r8(y40, ov41, c);
+                          R[8](y42, ov43, c);
                         }
                       }
                       break;
@@ -263,13 +282,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 if (!hop.call(y17, 'resourceVersion')) {
                   c.segs[d + 1] = 'resourceVersion';
                   c.kinds[d + 1] = 0;
-                  const ov42: any =
+                  const ov44: any =
                     ov18 !== undefined && H.isObject(ov18) && hop.call(ov18, 'resourceVersion')
                       ? ov18['resourceVersion']
                       : undefined;
                   if (c.update) {
                     c.len = d + 2;
-                    r8(undefined, ov42, c);
+                    R[8](undefined, ov44, c);
                   }
                 }
               }
@@ -277,11 +296,13 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
         }
       }
-      c.len = d;
-      r9(x, o, c);
+      if (c.celBudget !== Infinity || !cg45(x)) {
+        c.len = d;
+        R[9](x, o, c);
+      }
     }
     c.len = d;
-    r10(x, o, c);
+    R[10](x, o, c);
   }
   return f53;
 }

@@ -31,63 +31,81 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a ValidatingWebhookConfiguration: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a ValidatingWebhookConfiguration: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
-  const r15 = R[15];
-  const r16 = R[16];
-  const r17 = R[17];
-  const r18 = R[18];
-  const r19 = R[19];
-  const r20 = R[20];
-  const r21 = R[21];
-  const r22 = R[22];
-  const r23 = R[23];
-  const r24 = R[24];
-  const r25 = R[25];
-  const r26 = R[26];
-  const r27 = R[27];
-  const r28 = R[28];
-  const r29 = R[29];
-  const r30 = R[30];
-  const r31 = R[31];
-  const r32 = R[32];
-  const r33 = R[33];
-  const r34 = R[34];
-  const r35 = R[35];
   const s3 = S['ObjectMeta']!;
   const k9 = ['name'];
   const ok18 = H.fastSyntax['dns1035Label']!;
-  const sf24 = H.stringFormat('byte')!;
-  const k25 = 'byte';
-  const nf38 = H.numberFormat('int32')!;
-  const k39 = 'int32';
-  const k45 = ': supported values: "Fail", "Ignore"';
-  const k50 = ['name'];
-  const ok59 = H.fastSyntax['qualifiedName']!;
-  const k62 = ': supported values: "Equivalent", "Exact"';
-  const ok65 = H.fastSyntax['dns1123Subdomain']!;
-  const ok84 = H.fastSyntax['labelValue']!;
-  const ok107 = H.fastSyntax['labelValue']!;
-  const k130 = ': supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"';
-  const k136 = ': supported values: "*", "Cluster", "Namespaced"';
-  const nf144 = H.numberFormat('int32')!;
-  const k145 = 'int32';
+  function cg19(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const sf25 = H.stringFormat('byte')!;
+  const k26 = 'byte';
+  const nf39 = H.numberFormat('int32')!;
+  const k40 = 'int32';
+  function cg41(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg46(s: any): boolean {
+    try {
+      return C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k48 = ': supported values: "Fail", "Ignore"';
+  const k53 = ['name'];
+  const ok62 = H.fastSyntax['qualifiedName']!;
+  const k65 = ': supported values: "Equivalent", "Exact"';
+  const ok68 = H.fastSyntax['dns1123Subdomain']!;
+  function cg69(s: any): boolean {
+    try {
+      return C[3](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok82 = H.fastSyntax['labelKey']!;
+  function cg85(s: any): boolean {
+    try {
+      return C[4](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok90 = H.fastSyntax['labelValue']!;
+  function cg91(s: any): boolean {
+    try {
+      return C[5](s, undefined) === true && C[6](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k136 = ': supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"';
+  const k142 = ': supported values: "*", "Cluster", "Namespaced"';
+  const nf150 = H.numberFormat('int32')!;
+  const k151 = 'int32';
+  function cg152(s: any): boolean {
+    try {
+      return C[7](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   function f36(x: any, o: any, c: ValidationContext, d: number): void {
     // ValidatingWebhook
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -111,333 +129,345 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                   else {
                     if (typeof y17 !== 'string' || !ok18(y17)) {
                       c.len = d + 2;
-                      r0(y17, undefined, c);
+                      R[0](y17, undefined, c);
                     }
                   }
                 }
                 if (!H.surelyNonEmpty(y14)) {
                   c.len = d + 1;
-                  r1(y14, ov15, c);
+                  R[1](y14, ov15, c);
                 }
-                if (!H.fewerThanTwo(y14)) {
+                if (!H.distinctBy(y14, null)) {
                   c.len = d + 1;
-                  r2(y14, ov15, c);
+                  R[2](y14, ov15, c);
                 }
-                c.len = d + 1;
-                r3(y14, ov15, c);
+                if (c.celBudget !== Infinity || !cg19(y14)) {
+                  c.len = d + 1;
+                  R[3](y14, ov15, c);
+                }
               }
             }
             break;
           case 12:
             if (k13 === 'clientConfig') {
-              const y19: any = x[k13];
-              const ov20: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y20: any = x[k13];
+              const ov21: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'clientConfig';
               c.kinds[d] = 0;
-              if (!(typeof y19 === 'object' && y19 !== null && !Array.isArray(y19)))
-                H.typeErr(c, c.pathAt(d + 1), y19, 'object');
+              if (!(typeof y20 === 'object' && y20 !== null && !Array.isArray(y20)))
+                H.typeErr(c, c.pathAt(d + 1), y20, 'object');
               else {
-                const oo21: any = ov20 !== undefined && H.isObject(ov20) ? ov20 : undefined;
-                for (const k22 in y19) {
-                  switch (k22) {
+                const oo22: any = ov21 !== undefined && H.isObject(ov21) ? ov21 : undefined;
+                for (const k23 in y20) {
+                  switch (k23) {
                     case 'caBundle': {
-                      const y23: any = y19[k22];
-                      if (!(typeof y23 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'caBundle'), y23, 'string');
+                      const y24: any = y20[k23];
+                      if (!(typeof y24 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'caBundle'), y24, 'string');
                       else {
-                        if (!sf24(y23)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'caBundle'), y23, k25);
+                        if (!sf25(y24)) H.strFormat(c, H.pj(c.pathAt(d + 1), 'caBundle'), y24, k26);
                       }
                       break;
                     }
                     case 'service': {
-                      const y26: any = y19[k22];
-                      const ov27: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                      const y27: any = y20[k23];
+                      const ov28: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
                       c.segs[d + 1] = 'service';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y26 === 'object' && y26 !== null && !Array.isArray(y26)))
-                        H.typeErr(c, c.pathAt(d + 2), y26, 'object');
+                      if (!(typeof y27 === 'object' && y27 !== null && !Array.isArray(y27)))
+                        H.typeErr(c, c.pathAt(d + 2), y27, 'object');
                       else {
-                        const oo28: any = ov27 !== undefined && H.isObject(ov27) ? ov27 : undefined;
-                        for (const k29 in y26) {
-                          switch (k29) {
+                        const oo29: any = ov28 !== undefined && H.isObject(ov28) ? ov28 : undefined;
+                        for (const k30 in y27) {
+                          switch (k30) {
                             case 'name': {
-                              const y30: any = y26[k29];
-                              const ov31: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                              const y31: any = y27[k30];
+                              const ov32: any = oo29 !== undefined && hop.call(oo29, k30) ? oo29[k30] : undefined;
                               c.segs[d + 2] = 'name';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y30 === 'string')) H.typeErr(c, c.pathAt(d + 3), y30, 'string');
+                              if (!(typeof y31 === 'string')) H.typeErr(c, c.pathAt(d + 3), y31, 'string');
                               else {
-                                if (!H.surelyNonEmpty(y30)) {
+                                if (!H.surelyNonEmpty(y31)) {
                                   c.len = d + 3;
-                                  r4(y30, ov31, c);
+                                  R[4](y31, ov32, c);
                                 }
                               }
                               break;
                             }
                             case 'namespace': {
-                              const y32: any = y26[k29];
-                              const ov33: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                              const y33: any = y27[k30];
+                              const ov34: any = oo29 !== undefined && hop.call(oo29, k30) ? oo29[k30] : undefined;
                               c.segs[d + 2] = 'namespace';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y32 === 'string')) H.typeErr(c, c.pathAt(d + 3), y32, 'string');
+                              if (!(typeof y33 === 'string')) H.typeErr(c, c.pathAt(d + 3), y33, 'string');
                               else {
-                                if (!H.surelyNonEmpty(y32)) {
+                                if (!H.surelyNonEmpty(y33)) {
                                   c.len = d + 3;
-                                  r5(y32, ov33, c);
+                                  R[5](y33, ov34, c);
                                 }
                               }
                               break;
                             }
                             case 'path': {
-                              const y34: any = y26[k29];
-                              const ov35: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                              const y35: any = y27[k30];
+                              const ov36: any = oo29 !== undefined && hop.call(oo29, k30) ? oo29[k30] : undefined;
                               c.segs[d + 2] = 'path';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y34 === 'string')) H.typeErr(c, c.pathAt(d + 3), y34, 'string');
+                              if (!(typeof y35 === 'string')) H.typeErr(c, c.pathAt(d + 3), y35, 'string');
                               else {
                                 c.len = d + 3;
-                                r6(y34, ov35, c);
+                                R[6](y35, ov36, c);
                               }
                               break;
                             }
                             case 'port': {
-                              const y36: any = y26[k29];
-                              const ov37: any = oo28 !== undefined && hop.call(oo28, k29) ? oo28[k29] : undefined;
+                              const y37: any = y27[k30];
+                              const ov38: any = oo29 !== undefined && hop.call(oo29, k30) ? oo29[k30] : undefined;
                               c.segs[d + 2] = 'port';
                               c.kinds[d + 2] = 0;
-                              if (!(typeof y36 === 'number' && Number.isInteger(y36)))
-                                H.typeErr(c, c.pathAt(d + 3), y36, 'integer');
+                              if (!(typeof y37 === 'number' && Number.isInteger(y37)))
+                                H.typeErr(c, c.pathAt(d + 3), y37, 'integer');
                               else {
-                                if (!nf38(y36)) H.numFormat(c, c.pathAt(d + 3), y36, k39);
-                                c.len = d + 3;
-                                r7(y36, ov37, c);
+                                if (!nf39(y37)) H.numFormat(c, c.pathAt(d + 3), y37, k40);
+                                if (c.celBudget !== Infinity || !cg41(y37)) {
+                                  c.len = d + 3;
+                                  R[7](y37, ov38, c);
+                                }
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y26, 'name')) {
+                        if (!hop.call(y27, 'name')) {
                           c.segs[d + 2] = 'name';
                           c.kinds[d + 2] = 0;
-                          const ov40: any =
-                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'name') ? ov27['name'] : undefined;
+                          const ov42: any =
+                            ov28 !== undefined && H.isObject(ov28) && hop.call(ov28, 'name') ? ov28['name'] : undefined;
                           c.len = d + 3;
-                          r4(undefined, ov40, c);
+                          R[4](undefined, ov42, c);
                         }
-                        if (!hop.call(y26, 'namespace')) {
+                        if (!hop.call(y27, 'namespace')) {
                           c.segs[d + 2] = 'namespace';
                           c.kinds[d + 2] = 0;
-                          const ov41: any =
-                            ov27 !== undefined && H.isObject(ov27) && hop.call(ov27, 'namespace')
-                              ? ov27['namespace']
+                          const ov43: any =
+                            ov28 !== undefined && H.isObject(ov28) && hop.call(ov28, 'namespace')
+                              ? ov28['namespace']
                               : undefined;
                           c.len = d + 3;
-                          r5(undefined, ov41, c);
+                          R[5](undefined, ov43, c);
                         }
                       }
                       break;
                     }
                     case 'url': {
-                      const y42: any = y19[k22];
-                      const ov43: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+                      const y44: any = y20[k23];
+                      const ov45: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
                       c.segs[d + 1] = 'url';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y42 === 'string')) H.typeErr(c, c.pathAt(d + 2), y42, 'string');
+                      if (!(typeof y44 === 'string')) H.typeErr(c, c.pathAt(d + 2), y44, 'string');
                       else {
                         c.len = d + 2;
-                        r8(y42, ov43, c);
+                        R[8](y44, ov45, c);
                       }
                       break;
                     }
                   }
                 }
-                c.len = d + 1;
-                r9(y19, ov20, c);
+                if (c.celBudget !== Infinity || !cg46(y20)) {
+                  c.len = d + 1;
+                  R[9](y20, ov21, c);
+                }
               }
             }
             break;
           case 13:
             if (k13 === 'failurePolicy') {
-              const y44: any = x[k13];
-              if (!(typeof y44 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y44, 'string');
+              const y47: any = x[k13];
+              if (!(typeof y47 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y47, 'string');
               else {
-                if (!(y44 === 'Fail' || y44 === 'Ignore')) H.enumErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y44, k45);
+                if (!(y47 === 'Fail' || y47 === 'Ignore')) H.enumErr(c, H.pj(c.pathAt(d), 'failurePolicy'), y47, k48);
               }
             }
             break;
           case 15:
             if (k13 === 'matchConditions') {
-              const y46: any = x[k13];
-              const ov47: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y49: any = x[k13];
+              const ov50: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'matchConditions';
               c.kinds[d] = 0;
-              if (!Array.isArray(y46)) H.typeErr(c, c.pathAt(d + 1), y46, 'array');
+              if (!Array.isArray(y49)) H.typeErr(c, c.pathAt(d + 1), y49, 'array');
               else {
-                const ob51 = c.update && Array.isArray(ov47) ? H.oldByKey(ov47, k50) : null;
-                for (let i48 = 0; i48 < y46.length; i48++) {
-                  const y49: any = y46[i48];
-                  const oi52: any = H.oldItem(ob51, y49, k50);
-                  c.segs[d + 1] = i48;
+                const ob54 = c.update && Array.isArray(ov50) ? H.oldByKey(ov50, k53) : null;
+                for (let i51 = 0; i51 < y49.length; i51++) {
+                  const y52: any = y49[i51];
+                  const oi55: any = H.oldItem(ob54, y52, k53);
+                  c.segs[d + 1] = i51;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y49 === 'object' && y49 !== null && !Array.isArray(y49)))
-                    H.typeErr(c, c.pathAt(d + 2), y49, 'object');
+                  if (!(typeof y52 === 'object' && y52 !== null && !Array.isArray(y52)))
+                    H.typeErr(c, c.pathAt(d + 2), y52, 'object');
                   else {
-                    const oo53: any = oi52 !== undefined && H.isObject(oi52) ? oi52 : undefined;
-                    for (const k54 in y49) {
-                      switch (k54) {
+                    const oo56: any = oi55 !== undefined && H.isObject(oi55) ? oi55 : undefined;
+                    for (const k57 in y52) {
+                      switch (k57) {
                         case 'expression': {
-                          const y55: any = y49[k54];
-                          const ov56: any = oo53 !== undefined && hop.call(oo53, k54) ? oo53[k54] : undefined;
+                          const y58: any = y52[k57];
+                          const ov59: any = oo56 !== undefined && hop.call(oo56, k57) ? oo56[k57] : undefined;
                           c.segs[d + 2] = 'expression';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y55 === 'string')) H.typeErr(c, c.pathAt(d + 3), y55, 'string');
+                          if (!(typeof y58 === 'string')) H.typeErr(c, c.pathAt(d + 3), y58, 'string');
                           else {
                             c.len = d + 3;
-                            r10(y55, ov56, c);
+                            R[10](y58, ov59, c);
                           }
                           break;
                         }
                         case 'name': {
-                          const y57: any = y49[k54];
-                          const ov58: any = oo53 !== undefined && hop.call(oo53, k54) ? oo53[k54] : undefined;
+                          const y60: any = y52[k57];
+                          const ov61: any = oo56 !== undefined && hop.call(oo56, k57) ? oo56[k57] : undefined;
                           c.segs[d + 2] = 'name';
                           c.kinds[d + 2] = 0;
-                          if (!(typeof y57 === 'string')) H.typeErr(c, c.pathAt(d + 3), y57, 'string');
+                          if (!(typeof y60 === 'string')) H.typeErr(c, c.pathAt(d + 3), y60, 'string');
                           else {
-                            if (!H.surelyNonEmpty(y57)) {
+                            if (!H.surelyNonEmpty(y60)) {
                               c.len = d + 3;
-                              r11(y57, ov58, c);
+                              R[11](y60, ov61, c);
                             }
-                            if (typeof y57 !== 'string' || !ok59(y57)) {
+                            if (typeof y60 !== 'string' || !ok62(y60)) {
                               c.len = d + 3;
-                              r12(y57, ov58, c);
+                              R[12](y60, ov61, c);
                             }
                           }
                           break;
                         }
                       }
                     }
-                    if (!hop.call(y49, 'expression')) H.required(c, H.pj(c.pathAt(d + 2), 'expression'));
-                    if (!hop.call(y49, 'name')) {
+                    if (!hop.call(y52, 'expression')) H.required(c, H.pj(c.pathAt(d + 2), 'expression'));
+                    if (!hop.call(y52, 'name')) {
                       c.segs[d + 2] = 'name';
                       c.kinds[d + 2] = 0;
-                      const ov60: any =
-                        oi52 !== undefined && H.isObject(oi52) && hop.call(oi52, 'name') ? oi52['name'] : undefined;
+                      const ov63: any =
+                        oi55 !== undefined && H.isObject(oi55) && hop.call(oi55, 'name') ? oi55['name'] : undefined;
                       c.len = d + 3;
-                      r11(undefined, ov60, c);
+                      R[11](undefined, ov63, c);
                     }
                   }
                 }
-                if (y46.length > 64) H.tooMany(c, c.pathAt(d + 1), y46.length, 64);
-                if (!H.fewerThanTwo(y46)) {
+                if (y49.length > 64) H.tooMany(c, c.pathAt(d + 1), y49.length, 64);
+                if (!H.distinctBy(y49, 'name')) {
                   c.len = d + 1;
-                  r13(y46, ov47, c);
+                  R[13](y49, ov50, c);
                 }
               }
             }
             break;
           case 11:
             if (k13 === 'matchPolicy') {
-              const y61: any = x[k13];
-              if (!(typeof y61 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y61, 'string');
+              const y64: any = x[k13];
+              if (!(typeof y64 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y64, 'string');
               else {
-                if (!(y61 === 'Equivalent' || y61 === 'Exact'))
-                  H.enumErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y61, k62);
+                if (!(y64 === 'Equivalent' || y64 === 'Exact'))
+                  H.enumErr(c, H.pj(c.pathAt(d), 'matchPolicy'), y64, k65);
               }
             } else if (k13 === 'sideEffects') {
-              const y141: any = x[k13];
-              if (!(typeof y141 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'sideEffects'), y141, 'string');
+              const y147: any = x[k13];
+              if (!(typeof y147 === 'string')) H.typeErr(c, H.pj(c.pathAt(d), 'sideEffects'), y147, 'string');
             }
             break;
           case 4:
             if (k13 === 'name') {
-              const y63: any = x[k13];
-              const ov64: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y66: any = x[k13];
+              const ov67: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'name';
               c.kinds[d] = 0;
-              if (!(typeof y63 === 'string')) H.typeErr(c, c.pathAt(d + 1), y63, 'string');
+              if (!(typeof y66 === 'string')) H.typeErr(c, c.pathAt(d + 1), y66, 'string');
               else {
-                if (!H.surelyNonEmpty(y63)) {
+                if (!H.surelyNonEmpty(y66)) {
                   c.len = d + 1;
-                  r14(y63, ov64, c);
+                  R[14](y66, ov67, c);
                 }
-                if (typeof y63 !== 'string' || !ok65(y63)) {
+                if (typeof y66 !== 'string' || !ok68(y66)) {
                   c.len = d + 1;
-                  r15(y63, ov64, c);
+                  R[15](y66, ov67, c);
                 }
-                c.len = d + 1;
-                r16(y63, ov64, c);
+                if (c.celBudget !== Infinity || !cg69(y66)) {
+                  c.len = d + 1;
+                  R[16](y66, ov67, c);
+                }
               }
             }
             break;
           case 17:
             if (k13 === 'namespaceSelector') {
-              const y66: any = x[k13];
-              const ov67: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y70: any = x[k13];
+              const ov71: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'namespaceSelector';
               c.kinds[d] = 0;
-              if (!(typeof y66 === 'object' && y66 !== null && !Array.isArray(y66)))
-                H.typeErr(c, c.pathAt(d + 1), y66, 'object');
+              if (!(typeof y70 === 'object' && y70 !== null && !Array.isArray(y70)))
+                H.typeErr(c, c.pathAt(d + 1), y70, 'object');
               else {
-                const oo68: any = ov67 !== undefined && H.isObject(ov67) ? ov67 : undefined;
-                for (const k69 in y66) {
-                  switch (k69) {
+                const oo72: any = ov71 !== undefined && H.isObject(ov71) ? ov71 : undefined;
+                for (const k73 in y70) {
+                  switch (k73) {
                     case 'matchExpressions': {
-                      const y70: any = y66[k69];
-                      const ov71: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                      const y74: any = y70[k73];
+                      const ov75: any = oo72 !== undefined && hop.call(oo72, k73) ? oo72[k73] : undefined;
                       c.segs[d + 1] = 'matchExpressions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y70)) H.typeErr(c, c.pathAt(d + 2), y70, 'array');
+                      if (!Array.isArray(y74)) H.typeErr(c, c.pathAt(d + 2), y74, 'array');
                       else {
-                        for (let i72 = 0; i72 < y70.length; i72++) {
-                          const y73: any = y70[i72];
-                          c.segs[d + 2] = i72;
+                        for (let i76 = 0; i76 < y74.length; i76++) {
+                          const y77: any = y74[i76];
+                          c.segs[d + 2] = i76;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y73 === 'object' && y73 !== null && !Array.isArray(y73)))
-                            H.typeErr(c, c.pathAt(d + 3), y73, 'object');
+                          if (!(typeof y77 === 'object' && y77 !== null && !Array.isArray(y77)))
+                            H.typeErr(c, c.pathAt(d + 3), y77, 'object');
                           else {
-                            const oo74: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                            for (const k75 in y73) {
-                              switch (k75) {
+                            const oo78: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                            for (const k79 in y77) {
+                              switch (k79) {
                                 case 'key': {
-                                  const y76: any = y73[k75];
-                                  const ov77: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
+                                  const y80: any = y77[k79];
+                                  const ov81: any = oo78 !== undefined && hop.call(oo78, k79) ? oo78[k79] : undefined;
                                   c.segs[d + 3] = 'key';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y76 === 'string')) H.typeErr(c, c.pathAt(d + 4), y76, 'string');
+                                  if (!(typeof y80 === 'string')) H.typeErr(c, c.pathAt(d + 4), y80, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r17(y76, ov77, c);
+                                    if (typeof y80 !== 'string' || !ok82(y80)) {
+                                      c.len = d + 4;
+                                      R[17](y80, ov81, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y78: any = y73[k75];
-                                  const ov79: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
+                                  const y83: any = y77[k79];
+                                  const ov84: any = oo78 !== undefined && hop.call(oo78, k79) ? oo78[k79] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y78 === 'string')) H.typeErr(c, c.pathAt(d + 4), y78, 'string');
+                                  if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 4), y83, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r18(y78, ov79, c);
+                                    if (c.celBudget !== Infinity || !cg85(y83)) {
+                                      c.len = d + 4;
+                                      R[18](y83, ov84, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y80: any = y73[k75];
-                                  const ov81: any = oo74 !== undefined && hop.call(oo74, k75) ? oo74[k75] : undefined;
+                                  const y86: any = y77[k79];
+                                  const ov87: any = oo78 !== undefined && hop.call(oo78, k79) ? oo78[k79] : undefined;
                                   c.segs[d + 3] = 'values';
                                   c.kinds[d + 3] = 0;
-                                  if (!Array.isArray(y80)) H.typeErr(c, c.pathAt(d + 4), y80, 'array');
+                                  if (!Array.isArray(y86)) H.typeErr(c, c.pathAt(d + 4), y86, 'array');
                                   else {
-                                    for (let i82 = 0; i82 < y80.length; i82++) {
-                                      const y83: any = y80[i82];
-                                      c.segs[d + 4] = i82;
+                                    for (let i88 = 0; i88 < y86.length; i88++) {
+                                      const y89: any = y86[i88];
+                                      c.segs[d + 4] = i88;
                                       c.kinds[d + 4] = 1;
-                                      if (!(typeof y83 === 'string')) H.typeErr(c, c.pathAt(d + 5), y83, 'string');
+                                      if (!(typeof y89 === 'string')) H.typeErr(c, c.pathAt(d + 5), y89, 'string');
                                       else {
-                                        if (typeof y83 !== 'string' || !ok84(y83)) {
+                                        if (typeof y89 !== 'string' || !ok90(y89)) {
                                           c.len = d + 5;
-                                          r19(y83, undefined, c);
+                                          R[19](y89, undefined, c);
                                         }
                                       }
                                     }
@@ -446,29 +476,33 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                 }
                               }
                             }
-                            if (!hop.call(y73, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
-                            if (!hop.call(y73, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
-                            c.len = d + 3;
-                            r20(y73, undefined, c);
+                            if (!hop.call(y77, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
+                            if (!hop.call(y77, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            if (c.celBudget !== Infinity || !cg91(y77)) {
+                              c.len = d + 3;
+                              R[20](y77, undefined, c);
+                            }
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y85: any = y66[k69];
-                      const ov86: any = oo68 !== undefined && hop.call(oo68, k69) ? oo68[k69] : undefined;
+                      const y92: any = y70[k73];
+                      const ov93: any = oo72 !== undefined && hop.call(oo72, k73) ? oo72[k73] : undefined;
                       c.segs[d + 1] = 'matchLabels';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y85 === 'object' && y85 !== null && !Array.isArray(y85)))
-                        H.typeErr(c, c.pathAt(d + 2), y85, 'object');
+                      if (!(typeof y92 === 'object' && y92 !== null && !Array.isArray(y92)))
+                        H.typeErr(c, c.pathAt(d + 2), y92, 'object');
                       else {
-                        for (const k87 in y85) {
-                          const y88: any = y85[k87];
-                          if (!(typeof y88 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k87), y88, 'string');
+                        for (const k94 in y92) {
+                          const y95: any = y92[k94];
+                          if (!(typeof y95 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k94), y95, 'string');
                         }
-                        c.len = d + 2;
-                        r21(y85, ov86, c);
+                        if (!H.labelMapOk(y92)) {
+                          c.len = d + 2;
+                          R[21](y92, ov93, c);
+                        }
                       }
                       break;
                     }
@@ -479,73 +513,80 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
           case 14:
             if (k13 === 'objectSelector') {
-              const y89: any = x[k13];
-              const ov90: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y96: any = x[k13];
+              const ov97: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'objectSelector';
               c.kinds[d] = 0;
-              if (!(typeof y89 === 'object' && y89 !== null && !Array.isArray(y89)))
-                H.typeErr(c, c.pathAt(d + 1), y89, 'object');
+              if (!(typeof y96 === 'object' && y96 !== null && !Array.isArray(y96)))
+                H.typeErr(c, c.pathAt(d + 1), y96, 'object');
               else {
-                const oo91: any = ov90 !== undefined && H.isObject(ov90) ? ov90 : undefined;
-                for (const k92 in y89) {
-                  switch (k92) {
+                const oo98: any = ov97 !== undefined && H.isObject(ov97) ? ov97 : undefined;
+                for (const k99 in y96) {
+                  switch (k99) {
                     case 'matchExpressions': {
-                      const y93: any = y89[k92];
-                      const ov94: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                      const y100: any = y96[k99];
+                      const ov101: any = oo98 !== undefined && hop.call(oo98, k99) ? oo98[k99] : undefined;
                       c.segs[d + 1] = 'matchExpressions';
                       c.kinds[d + 1] = 0;
-                      if (!Array.isArray(y93)) H.typeErr(c, c.pathAt(d + 2), y93, 'array');
+                      if (!Array.isArray(y100)) H.typeErr(c, c.pathAt(d + 2), y100, 'array');
                       else {
-                        for (let i95 = 0; i95 < y93.length; i95++) {
-                          const y96: any = y93[i95];
-                          c.segs[d + 2] = i95;
+                        for (let i102 = 0; i102 < y100.length; i102++) {
+                          const y103: any = y100[i102];
+                          c.segs[d + 2] = i102;
                           c.kinds[d + 2] = 1;
-                          if (!(typeof y96 === 'object' && y96 !== null && !Array.isArray(y96)))
-                            H.typeErr(c, c.pathAt(d + 3), y96, 'object');
+                          if (!(typeof y103 === 'object' && y103 !== null && !Array.isArray(y103)))
+                            H.typeErr(c, c.pathAt(d + 3), y103, 'object');
                           else {
-                            const oo97: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                            for (const k98 in y96) {
-                              switch (k98) {
+                            const oo104: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                            for (const k105 in y103) {
+                              switch (k105) {
                                 case 'key': {
-                                  const y99: any = y96[k98];
-                                  const ov100: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                                  const y106: any = y103[k105];
+                                  const ov107: any =
+                                    oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
                                   c.segs[d + 3] = 'key';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y99 === 'string')) H.typeErr(c, c.pathAt(d + 4), y99, 'string');
+                                  if (!(typeof y106 === 'string')) H.typeErr(c, c.pathAt(d + 4), y106, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r17(y99, ov100, c);
+                                    if (typeof y106 !== 'string' || !ok82(y106)) {
+                                      c.len = d + 4;
+                                      R[17](y106, ov107, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'operator': {
-                                  const y101: any = y96[k98];
-                                  const ov102: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                                  const y108: any = y103[k105];
+                                  const ov109: any =
+                                    oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
                                   c.segs[d + 3] = 'operator';
                                   c.kinds[d + 3] = 0;
-                                  if (!(typeof y101 === 'string')) H.typeErr(c, c.pathAt(d + 4), y101, 'string');
+                                  if (!(typeof y108 === 'string')) H.typeErr(c, c.pathAt(d + 4), y108, 'string');
                                   else {
-                                    c.len = d + 4;
-                                    r18(y101, ov102, c);
+                                    if (c.celBudget !== Infinity || !cg85(y108)) {
+                                      c.len = d + 4;
+                                      R[18](y108, ov109, c);
+                                    }
                                   }
                                   break;
                                 }
                                 case 'values': {
-                                  const y103: any = y96[k98];
-                                  const ov104: any = oo97 !== undefined && hop.call(oo97, k98) ? oo97[k98] : undefined;
+                                  const y110: any = y103[k105];
+                                  const ov111: any =
+                                    oo104 !== undefined && hop.call(oo104, k105) ? oo104[k105] : undefined;
                                   c.segs[d + 3] = 'values';
                                   c.kinds[d + 3] = 0;
-                                  if (!Array.isArray(y103)) H.typeErr(c, c.pathAt(d + 4), y103, 'array');
+                                  if (!Array.isArray(y110)) H.typeErr(c, c.pathAt(d + 4), y110, 'array');
                                   else {
-                                    for (let i105 = 0; i105 < y103.length; i105++) {
-                                      const y106: any = y103[i105];
-                                      c.segs[d + 4] = i105;
+                                    for (let i112 = 0; i112 < y110.length; i112++) {
+                                      const y113: any = y110[i112];
+                                      c.segs[d + 4] = i112;
                                       c.kinds[d + 4] = 1;
-                                      if (!(typeof y106 === 'string')) H.typeErr(c, c.pathAt(d + 5), y106, 'string');
+                                      if (!(typeof y113 === 'string')) H.typeErr(c, c.pathAt(d + 5), y113, 'string');
                                       else {
-                                        if (typeof y106 !== 'string' || !ok107(y106)) {
+                                        if (typeof y113 !== 'string' || !ok90(y113)) {
                                           c.len = d + 5;
-                                          r19(y106, undefined, c);
+                                          R[19](y113, undefined, c);
                                         }
                                       }
                                     }
@@ -554,29 +595,33 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                 }
                               }
                             }
-                            if (!hop.call(y96, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
-                            if (!hop.call(y96, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
-                            c.len = d + 3;
-                            r20(y96, undefined, c);
+                            if (!hop.call(y103, 'key')) H.required(c, H.pj(c.pathAt(d + 3), 'key'));
+                            if (!hop.call(y103, 'operator')) H.required(c, H.pj(c.pathAt(d + 3), 'operator'));
+                            if (c.celBudget !== Infinity || !cg91(y103)) {
+                              c.len = d + 3;
+                              R[20](y103, undefined, c);
+                            }
                           }
                         }
                       }
                       break;
                     }
                     case 'matchLabels': {
-                      const y108: any = y89[k92];
-                      const ov109: any = oo91 !== undefined && hop.call(oo91, k92) ? oo91[k92] : undefined;
+                      const y114: any = y96[k99];
+                      const ov115: any = oo98 !== undefined && hop.call(oo98, k99) ? oo98[k99] : undefined;
                       c.segs[d + 1] = 'matchLabels';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y108 === 'object' && y108 !== null && !Array.isArray(y108)))
-                        H.typeErr(c, c.pathAt(d + 2), y108, 'object');
+                      if (!(typeof y114 === 'object' && y114 !== null && !Array.isArray(y114)))
+                        H.typeErr(c, c.pathAt(d + 2), y114, 'object');
                       else {
-                        for (const k110 in y108) {
-                          const y111: any = y108[k110];
-                          if (!(typeof y111 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k110), y111, 'string');
+                        for (const k116 in y114) {
+                          const y117: any = y114[k116];
+                          if (!(typeof y117 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k116), y117, 'string');
                         }
-                        c.len = d + 2;
-                        r21(y108, ov109, c);
+                        if (!H.labelMapOk(y114)) {
+                          c.len = d + 2;
+                          R[21](y114, ov115, c);
+                        }
                       }
                       break;
                     }
@@ -584,191 +629,195 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
               }
             } else if (k13 === 'timeoutSeconds') {
-              const y142: any = x[k13];
-              const ov143: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y148: any = x[k13];
+              const ov149: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'timeoutSeconds';
               c.kinds[d] = 0;
-              if (!(typeof y142 === 'number' && Number.isInteger(y142))) H.typeErr(c, c.pathAt(d + 1), y142, 'integer');
+              if (!(typeof y148 === 'number' && Number.isInteger(y148))) H.typeErr(c, c.pathAt(d + 1), y148, 'integer');
               else {
-                if (!nf144(y142)) H.numFormat(c, c.pathAt(d + 1), y142, k145);
-                c.len = d + 1;
-                r32(y142, ov143, c);
+                if (!nf150(y148)) H.numFormat(c, c.pathAt(d + 1), y148, k151);
+                if (c.celBudget !== Infinity || !cg152(y148)) {
+                  c.len = d + 1;
+                  R[32](y148, ov149, c);
+                }
               }
             }
             break;
           case 5:
             if (k13 === 'rules') {
-              const y112: any = x[k13];
-              const ov113: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
+              const y118: any = x[k13];
+              const ov119: any = oo12 !== undefined && hop.call(oo12, k13) ? oo12[k13] : undefined;
               c.segs[d] = 'rules';
               c.kinds[d] = 0;
-              if (!Array.isArray(y112)) H.typeErr(c, c.pathAt(d + 1), y112, 'array');
+              if (!Array.isArray(y118)) H.typeErr(c, c.pathAt(d + 1), y118, 'array');
               else {
-                for (let i114 = 0; i114 < y112.length; i114++) {
-                  const y115: any = y112[i114];
-                  c.segs[d + 1] = i114;
+                for (let i120 = 0; i120 < y118.length; i120++) {
+                  const y121: any = y118[i120];
+                  c.segs[d + 1] = i120;
                   c.kinds[d + 1] = 1;
-                  if (!(typeof y115 === 'object' && y115 !== null && !Array.isArray(y115)))
-                    H.typeErr(c, c.pathAt(d + 2), y115, 'object');
+                  if (!(typeof y121 === 'object' && y121 !== null && !Array.isArray(y121)))
+                    H.typeErr(c, c.pathAt(d + 2), y121, 'object');
                   else {
-                    const oo116: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
-                    for (const k117 in y115) {
-                      switch (k117.length) {
+                    const oo122: any = undefined !== undefined && H.isObject(undefined) ? undefined : undefined;
+                    for (const k123 in y121) {
+                      switch (k123.length) {
                         case 9:
-                          if (k117 === 'apiGroups') {
-                            const y118: any = y115[k117];
-                            const ov119: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
+                          if (k123 === 'apiGroups') {
+                            const y124: any = y121[k123];
+                            const ov125: any = oo122 !== undefined && hop.call(oo122, k123) ? oo122[k123] : undefined;
                             c.segs[d + 2] = 'apiGroups';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y118)) H.typeErr(c, c.pathAt(d + 3), y118, 'array');
+                            if (!Array.isArray(y124)) H.typeErr(c, c.pathAt(d + 3), y124, 'array');
                             else {
-                              for (let i120 = 0; i120 < y118.length; i120++) {
-                                const y121: any = y118[i120];
-                                if (!(typeof y121 === 'string'))
-                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i120), y121, 'string');
+                              for (let i126 = 0; i126 < y124.length; i126++) {
+                                const y127: any = y124[i126];
+                                if (!(typeof y127 === 'string'))
+                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i126), y127, 'string');
                               }
-                              if (!H.surelyNonEmpty(y118)) {
+                              if (!H.surelyNonEmpty(y124)) {
                                 c.len = d + 3;
-                                r22(y118, ov119, c);
+                                R[22](y124, ov125, c);
                               }
-                              if (!H.fewerThanTwo(y118)) {
+                              if (!H.fewerThanTwo(y124)) {
                                 c.len = d + 3;
-                                r23(y118, ov119, c);
+                                R[23](y124, ov125, c);
                               }
                             }
-                          } else if (k117 === 'resources') {
-                            const y131: any = y115[k117];
-                            const ov132: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
+                          } else if (k123 === 'resources') {
+                            const y137: any = y121[k123];
+                            const ov138: any = oo122 !== undefined && hop.call(oo122, k123) ? oo122[k123] : undefined;
                             c.segs[d + 2] = 'resources';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y131)) H.typeErr(c, c.pathAt(d + 3), y131, 'array');
+                            if (!Array.isArray(y137)) H.typeErr(c, c.pathAt(d + 3), y137, 'array');
                             else {
-                              for (let i133 = 0; i133 < y131.length; i133++) {
-                                const y134: any = y131[i133];
-                                c.segs[d + 3] = i133;
+                              for (let i139 = 0; i139 < y137.length; i139++) {
+                                const y140: any = y137[i139];
+                                c.segs[d + 3] = i139;
                                 c.kinds[d + 3] = 1;
-                                if (!(typeof y134 === 'string')) H.typeErr(c, c.pathAt(d + 4), y134, 'string');
+                                if (!(typeof y140 === 'string')) H.typeErr(c, c.pathAt(d + 4), y140, 'string');
                                 else {
-                                  if (!H.surelyNonEmpty(y134)) {
+                                  if (!H.surelyNonEmpty(y140)) {
                                     c.len = d + 4;
-                                    r29(y134, undefined, c);
+                                    R[29](y140, undefined, c);
                                   }
                                 }
                               }
-                              if (!H.surelyNonEmpty(y131)) {
+                              if (!H.surelyNonEmpty(y137)) {
                                 c.len = d + 3;
-                                r30(y131, ov132, c);
+                                R[30](y137, ov138, c);
                               }
-                              c.len = d + 3;
-                              r31(y131, ov132, c);
+                              if (!H.noItemContains(y137, '*')) {
+                                c.len = d + 3;
+                                R[31](y137, ov138, c);
+                              }
                             }
                           }
                           break;
                         case 11:
-                          if (k117 === 'apiVersions') {
-                            const y122: any = y115[k117];
-                            const ov123: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
+                          if (k123 === 'apiVersions') {
+                            const y128: any = y121[k123];
+                            const ov129: any = oo122 !== undefined && hop.call(oo122, k123) ? oo122[k123] : undefined;
                             c.segs[d + 2] = 'apiVersions';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y122)) H.typeErr(c, c.pathAt(d + 3), y122, 'array');
+                            if (!Array.isArray(y128)) H.typeErr(c, c.pathAt(d + 3), y128, 'array');
                             else {
-                              for (let i124 = 0; i124 < y122.length; i124++) {
-                                const y125: any = y122[i124];
-                                c.segs[d + 3] = i124;
+                              for (let i130 = 0; i130 < y128.length; i130++) {
+                                const y131: any = y128[i130];
+                                c.segs[d + 3] = i130;
                                 c.kinds[d + 3] = 1;
-                                if (!(typeof y125 === 'string')) H.typeErr(c, c.pathAt(d + 4), y125, 'string');
+                                if (!(typeof y131 === 'string')) H.typeErr(c, c.pathAt(d + 4), y131, 'string');
                                 else {
-                                  if (!H.surelyNonEmpty(y125)) {
+                                  if (!H.surelyNonEmpty(y131)) {
                                     c.len = d + 4;
-                                    r24(y125, undefined, c);
+                                    R[24](y131, undefined, c);
                                   }
                                 }
                               }
-                              if (!H.surelyNonEmpty(y122)) {
+                              if (!H.surelyNonEmpty(y128)) {
                                 c.len = d + 3;
-                                r25(y122, ov123, c);
+                                R[25](y128, ov129, c);
                               }
-                              if (!H.fewerThanTwo(y122)) {
+                              if (!H.fewerThanTwo(y128)) {
                                 c.len = d + 3;
-                                r26(y122, ov123, c);
+                                R[26](y128, ov129, c);
                               }
                             }
                           }
                           break;
                         case 10:
-                          if (k117 === 'operations') {
-                            const y126: any = y115[k117];
-                            const ov127: any = oo116 !== undefined && hop.call(oo116, k117) ? oo116[k117] : undefined;
+                          if (k123 === 'operations') {
+                            const y132: any = y121[k123];
+                            const ov133: any = oo122 !== undefined && hop.call(oo122, k123) ? oo122[k123] : undefined;
                             c.segs[d + 2] = 'operations';
                             c.kinds[d + 2] = 0;
-                            if (!Array.isArray(y126)) H.typeErr(c, c.pathAt(d + 3), y126, 'array');
+                            if (!Array.isArray(y132)) H.typeErr(c, c.pathAt(d + 3), y132, 'array');
                             else {
-                              for (let i128 = 0; i128 < y126.length; i128++) {
-                                const y129: any = y126[i128];
-                                if (!(typeof y129 === 'string'))
-                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i128), y129, 'string');
+                              for (let i134 = 0; i134 < y132.length; i134++) {
+                                const y135: any = y132[i134];
+                                if (!(typeof y135 === 'string'))
+                                  H.typeErr(c, H.pb(c.pathAt(d + 3), i134), y135, 'string');
                                 else {
                                   if (!(
-                                    y129 === '*' ||
-                                    y129 === 'CONNECT' ||
-                                    y129 === 'CREATE' ||
-                                    y129 === 'DELETE' ||
-                                    y129 === 'UPDATE'
+                                    y135 === '*' ||
+                                    y135 === 'CONNECT' ||
+                                    y135 === 'CREATE' ||
+                                    y135 === 'DELETE' ||
+                                    y135 === 'UPDATE'
                                   ))
-                                    H.enumErr(c, H.pb(c.pathAt(d + 3), i128), y129, k130);
+                                    H.enumErr(c, H.pb(c.pathAt(d + 3), i134), y135, k136);
                                 }
                               }
-                              if (!H.surelyNonEmpty(y126)) {
+                              if (!H.surelyNonEmpty(y132)) {
                                 c.len = d + 3;
-                                r27(y126, ov127, c);
+                                R[27](y132, ov133, c);
                               }
-                              if (!H.fewerThanTwo(y126)) {
+                              if (!H.fewerThanTwo(y132)) {
                                 c.len = d + 3;
-                                r28(y126, ov127, c);
+                                R[28](y132, ov133, c);
                               }
                             }
                           }
                           break;
                         case 5:
-                          if (k117 === 'scope') {
-                            const y135: any = y115[k117];
-                            if (!(typeof y135 === 'string'))
-                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'scope'), y135, 'string');
+                          if (k123 === 'scope') {
+                            const y141: any = y121[k123];
+                            if (!(typeof y141 === 'string'))
+                              H.typeErr(c, H.pj(c.pathAt(d + 2), 'scope'), y141, 'string');
                             else {
-                              if (!(y135 === '*' || y135 === 'Cluster' || y135 === 'Namespaced'))
-                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'scope'), y135, k136);
+                              if (!(y141 === '*' || y141 === 'Cluster' || y141 === 'Namespaced'))
+                                H.enumErr(c, H.pj(c.pathAt(d + 2), 'scope'), y141, k142);
                             }
                           }
                           break;
                       }
                     }
-                    if (!hop.call(y115, 'apiGroups')) {
+                    if (!hop.call(y121, 'apiGroups')) {
                       c.segs[d + 2] = 'apiGroups';
                       c.kinds[d + 2] = 0;
-                      const ov137: any = undefined;
+                      const ov143: any = undefined;
                       c.len = d + 3;
-                      r22(undefined, ov137, c);
+                      R[22](undefined, ov143, c);
                     }
-                    if (!hop.call(y115, 'apiVersions')) {
+                    if (!hop.call(y121, 'apiVersions')) {
                       c.segs[d + 2] = 'apiVersions';
                       c.kinds[d + 2] = 0;
-                      const ov138: any = undefined;
+                      const ov144: any = undefined;
                       c.len = d + 3;
-                      r25(undefined, ov138, c);
+                      R[25](undefined, ov144, c);
                     }
-                    if (!hop.call(y115, 'operations')) {
+                    if (!hop.call(y121, 'operations')) {
                       c.segs[d + 2] = 'operations';
                       c.kinds[d + 2] = 0;
-                      const ov139: any = undefined;
+                      const ov145: any = undefined;
                       c.len = d + 3;
-                      r27(undefined, ov139, c);
+                      R[27](undefined, ov145, c);
                     }
-                    if (!hop.call(y115, 'resources')) {
+                    if (!hop.call(y121, 'resources')) {
                       c.segs[d + 2] = 'resources';
                       c.kinds[d + 2] = 0;
-                      const ov140: any = undefined;
+                      const ov146: any = undefined;
                       c.len = d + 3;
-                      r30(undefined, ov140, c);
+                      R[30](undefined, ov146, c);
                     }
                   }
                 }
@@ -782,12 +831,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'admissionReviewVersions')) {
         c.segs[d] = 'admissionReviewVersions';
         c.kinds[d] = 0;
-        const ov146: any =
+        const ov153: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'admissionReviewVersions')
             ? o['admissionReviewVersions']
             : undefined;
         c.len = d + 1;
-        r1(undefined, ov146, c);
+        R[1](undefined, ov153, c);
       }
     }
   }
@@ -831,10 +880,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 f36(y8, oi11, c, d + 2);
               }
               c.len = d + 1;
-              r33(y5, ov6, c);
-              if (!H.fewerThanTwo(y5)) {
+              R[33](y5, ov6, c);
+              if (!H.distinctBy(y5, 'name')) {
                 c.len = d + 1;
-                r34(y5, ov6, c);
+                R[34](y5, ov6, c);
               }
             }
             break;
@@ -846,7 +895,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   function f80(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r35(x, o, c);
+    R[35](x, o, c);
   }
   return f80;
 }

@@ -31,191 +31,316 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a VolumeAttachment: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a VolumeAttachment: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const r9 = R[9];
-  const r10 = R[10];
-  const r11 = R[11];
-  const r12 = R[12];
-  const r13 = R[13];
-  const r14 = R[14];
-  const r15 = R[15];
-  const r16 = R[16];
-  const r17 = R[17];
-  const r18 = R[18];
-  const r19 = R[19];
-  const r20 = R[20];
-  const r21 = R[21];
-  const r22 = R[22];
-  const r23 = R[23];
-  const r24 = R[24];
-  const r25 = R[25];
-  const r26 = R[26];
-  const r27 = R[27];
-  const r28 = R[28];
-  const r29 = R[29];
-  const r30 = R[30];
-  const r31 = R[31];
-  const r32 = R[32];
-  const r33 = R[33];
-  const r34 = R[34];
-  const r35 = R[35];
-  const r36 = R[36];
-  const r37 = R[37];
-  const r38 = R[38];
-  const r39 = R[39];
-  const r40 = R[40];
-  const r41 = R[41];
-  const r42 = R[42];
-  const r43 = R[43];
-  const r44 = R[44];
-  const r45 = R[45];
-  const r46 = R[46];
-  const r47 = R[47];
-  const r48 = R[48];
-  const r49 = R[49];
-  const r50 = R[50];
-  const r51 = R[51];
-  const r52 = R[52];
-  const r53 = R[53];
-  const r54 = R[54];
-  const r55 = R[55];
-  const r56 = R[56];
-  const r57 = R[57];
-  const r58 = R[58];
   const s3 = S['ObjectMeta']!;
   const ok12 = H.fastSyntax['dns1123Subdomain']!;
-  const ok15 = H.fastSyntax['dns1123Subdomain']!;
-  const k28 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
-  const sf35 = H.stringFormat('quantity')!;
-  const k36 = 'quantity';
-  const k68 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
-  const k78 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k27 = ': supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"';
+  const sf34 = H.stringFormat('quantity')!;
+  const k35 = 'quantity';
+  const k67 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  const k77 = ': supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
+  function cg82(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
   const k84 = ': supported values: "Delete", "Recycle", "Retain"';
-  const ok87 = H.fastSyntax['dns1123Subdomain']!;
-  const ok90 = H.fastSyntax['dns1123Subdomain']!;
-  const k93 = ': supported values: "Block", "Filesystem"';
+  function cg89(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k92 = ': supported values: "Block", "Filesystem"';
+  const ok99 = H.fastSyntax['path']!;
   const k101 =
     ': supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"';
-  const nf164 = H.numberFormat('int32')!;
-  const k165 = 'int32';
-  const nf197 = H.numberFormat('int32')!;
-  const k198 = 'int32';
-  const nf220 = H.numberFormat('int32')!;
-  const k221 = 'int32';
-  const k229 = ': supported values: "None", "ReadOnly", "ReadWrite"';
-  const k232 = ': supported values: "Dedicated", "Managed", "Shared"';
-  const ok287 = H.fastSyntax['dns1123Label']!;
-  const k320 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
-  const ok330 = H.fastSyntax['dns1123Label']!;
-  const ok333 = H.fastSyntax['dns1123Label']!;
-  const ok356 = H.fastSyntax['dns1123Subdomain']!;
-  const nf365 = H.numberFormat('int32')!;
-  const k366 = 'int32';
-  const sf369 = H.stringFormat('date-time')!;
-  const k370 = 'date-time';
-  const nf379 = H.numberFormat('int32')!;
-  const k380 = 'int32';
-  const sf383 = H.stringFormat('date-time')!;
-  const k384 = 'date-time';
+  function cg117(s: any): boolean {
+    try {
+      return C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg125(s: any): boolean {
+    try {
+      return C[3](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf166 = H.numberFormat('int32')!;
+  const k167 = 'int32';
+  function cg168(s: any): boolean {
+    try {
+      return C[4](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg174(s: any): boolean {
+    try {
+      return C[5](s, undefined) === true && C[6](s, undefined) === true && C[7](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg191(s: any): boolean {
+    try {
+      return C[8](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg200(s: any): boolean {
+    try {
+      return (
+        C[9](s, undefined) === true &&
+        C[10](s, undefined) === true &&
+        C[11](s, undefined) === true &&
+        C[12](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const nf203 = H.numberFormat('int32')!;
+  const k204 = 'int32';
+  function cg205(s: any): boolean {
+    try {
+      return C[13](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg219(s: any): boolean {
+    try {
+      return (
+        C[14](s, undefined) === true &&
+        C[15](s, undefined) === true &&
+        C[16](s, undefined) === true &&
+        C[17](s, undefined) === true &&
+        C[18](s, undefined) === true &&
+        C[19](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const nf228 = H.numberFormat('int32')!;
+  const k229 = 'int32';
+  function cg230(s: any): boolean {
+    try {
+      return C[20](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k238 = ': supported values: "None", "ReadOnly", "ReadWrite"';
+  const k241 = ': supported values: "Dedicated", "Managed", "Shared"';
+  function cg243(s: any): boolean {
+    try {
+      return C[21](s, undefined) === true && C[22](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg281(s: any): boolean {
+    try {
+      return C[23](s, undefined) === true && C[24](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg288(s: any): boolean {
+    try {
+      return C[25](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg290(s: any): boolean {
+    try {
+      return C[26](s, undefined) === true && C[27](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const ok300 = H.fastSyntax['dns1123Label']!;
+  function cg301(s: any): boolean {
+    try {
+      return C[28](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg317(s: any): boolean {
+    try {
+      return C[29](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  function cg323(s: any): boolean {
+    try {
+      return C[30](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k336 = ': supported values: "ThickProvisioned", "ThinProvisioned"';
+  function cg359(s: any): boolean {
+    try {
+      return C[31](s, undefined) === true && C[32](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const k369 = [
+    'hostPath',
+    'blockDiskService',
+    'scaleOutFilesystem',
+    'datasetVolume',
+    'nfs',
+    'registryVolume',
+    'distributedFilesystem',
+    'iscsi',
+    'volumeService',
+    'fc',
+    'flexVolume',
+    'fileShare',
+    'virtualDisk',
+    'persistentDisk',
+    'volumeById',
+    'dataDisk',
+    'arrayVolume',
+    'local',
+    'namespacedVolume',
+    'csi',
+  ];
+  function cg372(s: any): boolean {
+    try {
+      return (
+        C[38](s, undefined) === true &&
+        C[39](s, undefined) === true &&
+        C[40](s, undefined) === true &&
+        C[41](s, undefined) === true &&
+        C[42](s, undefined) === true &&
+        C[43](s, undefined) === true &&
+        C[44](s, undefined) === true &&
+        C[45](s, undefined) === true &&
+        C[46](s, undefined) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+  const nf381 = H.numberFormat('int32')!;
+  const k382 = 'int32';
+  const sf385 = H.stringFormat('date-time')!;
+  const k386 = 'date-time';
+  const nf395 = H.numberFormat('int32')!;
+  const k396 = 'int32';
+  const sf399 = H.stringFormat('date-time')!;
+  const k400 = 'date-time';
   function f41(x: any, o: any, c: ValidationContext, d: number): void {
     // PersistentVolumeSpec
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo22: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k23 in x) {
-        switch (k23.length) {
+      const oo21: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k22 in x) {
+        switch (k22.length) {
           case 11:
-            if (k23 === 'accessModes') {
-              const y24: any = x[k23];
-              const ov25: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'accessModes') {
+              const y23: any = x[k22];
+              const ov24: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'accessModes';
               c.kinds[d] = 0;
-              if (!Array.isArray(y24)) H.typeErr(c, c.pathAt(d + 1), y24, 'array');
+              if (!Array.isArray(y23)) H.typeErr(c, c.pathAt(d + 1), y23, 'array');
               else {
-                for (let i26 = 0; i26 < y24.length; i26++) {
-                  const y27: any = y24[i26];
-                  if (!(typeof y27 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i26), y27, 'string');
+                for (let i25 = 0; i25 < y23.length; i25++) {
+                  const y26: any = y23[i25];
+                  if (!(typeof y26 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 1), i25), y26, 'string');
                   else {
                     if (!(
-                      y27 === 'ReadOnlyMany' ||
-                      y27 === 'ReadWriteMany' ||
-                      y27 === 'ReadWriteOnce' ||
-                      y27 === 'ReadWriteOncePod'
+                      y26 === 'ReadOnlyMany' ||
+                      y26 === 'ReadWriteMany' ||
+                      y26 === 'ReadWriteOnce' ||
+                      y26 === 'ReadWriteOncePod'
                     ))
-                      H.enumErr(c, H.pb(c.pathAt(d + 1), i26), y27, k28);
+                      H.enumErr(c, H.pb(c.pathAt(d + 1), i25), y26, k27);
                   }
                 }
-                if (!H.surelyNonEmpty(y24)) {
+                if (!H.surelyNonEmpty(y23)) {
                   c.len = d + 1;
-                  r4(y24, ov25, c);
+                  R[4](y23, ov24, c);
                 }
-                if (!H.fewerThanTwo(y24)) {
+                if (!H.fewerThanTwo(y23)) {
                   c.len = d + 1;
-                  r5(y24, ov25, c);
+                  R[5](y23, ov24, c);
                 }
               }
-            } else if (k23 === 'arrayVolume') {
-              const y308: any = x[k23];
-              if (!(typeof y308 === 'object' && y308 !== null && !Array.isArray(y308)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y308, 'object');
+            } else if (k22 === 'arrayVolume') {
+              const y324: any = x[k22];
+              if (!(typeof y324 === 'object' && y324 !== null && !Array.isArray(y324)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'arrayVolume'), y324, 'object');
               else {
-                for (const k309 in y308) {
-                  switch (k309.length) {
+                for (const k325 in y324) {
+                  switch (k325.length) {
                     case 7:
-                      if (k309 === 'gateway') {
-                        const y310: any = y308[k309];
-                        if (!(typeof y310 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y310, 'string');
+                      if (k325 === 'gateway') {
+                        const y326: any = y324[k325];
+                        if (!(typeof y326 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'), y326, 'string');
                       }
                       break;
                     case 6:
-                      if (k309 === 'system') {
-                        const y311: any = y308[k309];
-                        if (!(typeof y311 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y311, 'string');
-                      } else if (k309 === 'fsType') {
-                        const y322: any = y308[k309];
-                        if (!(typeof y322 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y322, 'string');
+                      if (k325 === 'system') {
+                        const y327: any = y324[k325];
+                        if (!(typeof y327 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'), y327, 'string');
+                      } else if (k325 === 'fsType') {
+                        const y338: any = y324[k325];
+                        if (!(typeof y338 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'fsType'), y338, 'string');
                       }
                       break;
                     case 9:
-                      if (k309 === 'secretRef') {
-                        const y312: any = y308[k309];
-                        if (!(typeof y312 === 'object' && y312 !== null && !Array.isArray(y312)))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y312, 'object');
+                      if (k325 === 'secretRef') {
+                        const y328: any = y324[k325];
+                        if (!(typeof y328 === 'object' && y328 !== null && !Array.isArray(y328)))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), y328, 'object');
                         else {
-                          for (const k313 in y312) {
-                            switch (k313) {
+                          for (const k329 in y328) {
+                            switch (k329) {
                               case 'name': {
-                                const y314: any = y312[k313];
-                                if (!(typeof y314 === 'string'))
+                                const y330: any = y328[k329];
+                                if (!(typeof y330 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'name'),
-                                    y314,
+                                    y330,
                                     'string',
                                   );
                                 break;
                               }
                               case 'namespace': {
-                                const y315: any = y312[k313];
-                                if (!(typeof y315 === 'string'))
+                                const y331: any = y328[k329];
+                                if (!(typeof y331 === 'string'))
                                   H.typeErr(
                                     c,
                                     H.pj(H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'), 'namespace'),
-                                    y315,
+                                    y331,
                                     'string',
                                   );
                                 break;
@@ -226,194 +351,198 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 10:
-                      if (k309 === 'sslEnabled') {
-                        const y316: any = y308[k309];
-                        if (!(typeof y316 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y316, 'boolean');
-                      } else if (k309 === 'volumeName') {
-                        const y321: any = y308[k309];
-                        if (!(typeof y321 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y321, 'string');
+                      if (k325 === 'sslEnabled') {
+                        const y332: any = y324[k325];
+                        if (!(typeof y332 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'sslEnabled'), y332, 'boolean');
+                      } else if (k325 === 'volumeName') {
+                        const y337: any = y324[k325];
+                        if (!(typeof y337 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'), y337, 'string');
                       }
                       break;
                     case 16:
-                      if (k309 === 'protectionDomain') {
-                        const y317: any = y308[k309];
-                        if (!(typeof y317 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y317, 'string');
+                      if (k325 === 'protectionDomain') {
+                        const y333: any = y324[k325];
+                        if (!(typeof y333 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'protectionDomain'), y333, 'string');
                       }
                       break;
                     case 11:
-                      if (k309 === 'storagePool') {
-                        const y318: any = y308[k309];
-                        if (!(typeof y318 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y318, 'string');
-                      } else if (k309 === 'storageMode') {
-                        const y319: any = y308[k309];
-                        if (!(typeof y319 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y319, 'string');
+                      if (k325 === 'storagePool') {
+                        const y334: any = y324[k325];
+                        if (!(typeof y334 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storagePool'), y334, 'string');
+                      } else if (k325 === 'storageMode') {
+                        const y335: any = y324[k325];
+                        if (!(typeof y335 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y335, 'string');
                         else {
-                          if (!(y319 === 'ThickProvisioned' || y319 === 'ThinProvisioned'))
-                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y319, k320);
+                          if (!(y335 === 'ThickProvisioned' || y335 === 'ThinProvisioned'))
+                            H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'storageMode'), y335, k336);
                         }
                       }
                       break;
                     case 8:
-                      if (k309 === 'readOnly') {
-                        const y323: any = y308[k309];
-                        if (!(typeof y323 === 'boolean'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y323, 'boolean');
+                      if (k325 === 'readOnly') {
+                        const y339: any = y324[k325];
+                        if (!(typeof y339 === 'boolean'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'readOnly'), y339, 'boolean');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y308, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
-                if (!hop.call(y308, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
-                if (!hop.call(y308, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
-                if (!hop.call(y308, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
+                if (!hop.call(y324, 'gateway')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'gateway'));
+                if (!hop.call(y324, 'system')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'system'));
+                if (!hop.call(y324, 'secretRef')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'secretRef'));
+                if (!hop.call(y324, 'volumeName')) H.required(c, H.pj(H.pj(c.pathAt(d), 'arrayVolume'), 'volumeName'));
               }
-            } else if (k23 === 'virtualDisk') {
-              const y345: any = x[k23];
-              if (!(typeof y345 === 'object' && y345 !== null && !Array.isArray(y345)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y345, 'object');
+            } else if (k22 === 'virtualDisk') {
+              const y360: any = x[k22];
+              if (!(typeof y360 === 'object' && y360 !== null && !Array.isArray(y360)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'virtualDisk'), y360, 'object');
               else {
-                for (const k346 in y345) {
-                  switch (k346) {
+                for (const k361 in y360) {
+                  switch (k361) {
                     case 'volumePath': {
-                      const y347: any = y345[k346];
-                      if (!(typeof y347 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y347, 'string');
+                      const y362: any = y360[k361];
+                      if (!(typeof y362 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'), y362, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y348: any = y345[k346];
-                      if (!(typeof y348 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y348, 'string');
+                      const y363: any = y360[k361];
+                      if (!(typeof y363 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'fsType'), y363, 'string');
                       break;
                     }
                     case 'storagePolicyName': {
-                      const y349: any = y345[k346];
-                      if (!(typeof y349 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y349, 'string');
+                      const y364: any = y360[k361];
+                      if (!(typeof y364 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyName'), y364, 'string');
                       break;
                     }
                     case 'storagePolicyID': {
-                      const y350: any = y345[k346];
-                      if (!(typeof y350 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y350, 'string');
+                      const y365: any = y360[k361];
+                      if (!(typeof y365 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'storagePolicyID'), y365, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y345, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
+                if (!hop.call(y360, 'volumePath')) H.required(c, H.pj(H.pj(c.pathAt(d), 'virtualDisk'), 'volumePath'));
               }
             }
             break;
           case 8:
-            if (k23 === 'capacity') {
-              const y29: any = x[k23];
-              const ov30: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'capacity') {
+              const y28: any = x[k22];
+              const ov29: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'capacity';
               c.kinds[d] = 0;
-              if (!(typeof y29 === 'object' && y29 !== null && !Array.isArray(y29)))
-                H.typeErr(c, c.pathAt(d + 1), y29, 'object');
+              if (!(typeof y28 === 'object' && y28 !== null && !Array.isArray(y28)))
+                H.typeErr(c, c.pathAt(d + 1), y28, 'object');
               else {
-                const oo31: any = ov30 !== undefined && H.isObject(ov30) ? ov30 : undefined;
-                for (const k32 in y29) {
-                  const y33: any = y29[k32];
-                  const ov34: any = oo31 !== undefined && hop.call(oo31, k32) ? oo31[k32] : undefined;
-                  c.segs[d + 1] = k32;
+                const oo30: any = ov29 !== undefined && H.isObject(ov29) ? ov29 : undefined;
+                for (const k31 in y28) {
+                  const y32: any = y28[k31];
+                  const ov33: any = oo30 !== undefined && hop.call(oo30, k31) ? oo30[k31] : undefined;
+                  c.segs[d + 1] = k31;
                   c.kinds[d + 1] = 2;
-                  if (!(typeof y33 === 'string')) H.typeErr(c, c.pathAt(d + 2), y33, 'string');
+                  if (!(typeof y32 === 'string')) H.typeErr(c, c.pathAt(d + 2), y32, 'string');
                   else {
-                    if (!sf35(y33)) H.strFormat(c, c.pathAt(d + 2), y33, k36);
-                    c.len = d + 2;
-                    r6(y33, ov34, c);
+                    if (!sf34(y32)) H.strFormat(c, c.pathAt(d + 2), y32, k35);
+                    if (!(H.plainQuantitySign(y32) > 0)) {
+                      c.len = d + 2;
+                      R[6](y32, ov33, c);
+                    }
                   }
                 }
               }
-            } else if (k23 === 'claimRef') {
-              const y37: any = x[k23];
-              if (!(typeof y37 === 'object' && y37 !== null && !Array.isArray(y37)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y37, 'object');
+            } else if (k22 === 'claimRef') {
+              const y36: any = x[k22];
+              if (!(typeof y36 === 'object' && y36 !== null && !Array.isArray(y36)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'claimRef'), y36, 'object');
               else {
-                for (const k38 in y37) {
-                  switch (k38.length) {
+                for (const k37 in y36) {
+                  switch (k37.length) {
                     case 10:
-                      if (k38 === 'apiVersion') {
-                        const y39: any = y37[k38];
-                        if (!(typeof y39 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y39, 'string');
+                      if (k37 === 'apiVersion') {
+                        const y38: any = y36[k37];
+                        if (!(typeof y38 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'apiVersion'), y38, 'string');
                       }
                       break;
                     case 9:
-                      if (k38 === 'fieldPath') {
-                        const y40: any = y37[k38];
-                        if (!(typeof y40 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y40, 'string');
-                      } else if (k38 === 'namespace') {
-                        const y43: any = y37[k38];
-                        if (!(typeof y43 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y43, 'string');
+                      if (k37 === 'fieldPath') {
+                        const y39: any = y36[k37];
+                        if (!(typeof y39 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'fieldPath'), y39, 'string');
+                      } else if (k37 === 'namespace') {
+                        const y42: any = y36[k37];
+                        if (!(typeof y42 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'namespace'), y42, 'string');
                       }
                       break;
                     case 4:
-                      if (k38 === 'kind') {
-                        const y41: any = y37[k38];
+                      if (k37 === 'kind') {
+                        const y40: any = y36[k37];
+                        if (!(typeof y40 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y40, 'string');
+                      } else if (k37 === 'name') {
+                        const y41: any = y36[k37];
                         if (!(typeof y41 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'kind'), y41, 'string');
-                      } else if (k38 === 'name') {
-                        const y42: any = y37[k38];
-                        if (!(typeof y42 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y42, 'string');
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'name'), y41, 'string');
                       }
                       break;
                     case 15:
-                      if (k38 === 'resourceVersion') {
-                        const y44: any = y37[k38];
-                        if (!(typeof y44 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y44, 'string');
+                      if (k37 === 'resourceVersion') {
+                        const y43: any = y36[k37];
+                        if (!(typeof y43 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'resourceVersion'), y43, 'string');
                       }
                       break;
                     case 3:
-                      if (k38 === 'uid') {
-                        const y45: any = y37[k38];
-                        if (!(typeof y45 === 'string'))
-                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y45, 'string');
+                      if (k37 === 'uid') {
+                        const y44: any = y36[k37];
+                        if (!(typeof y44 === 'string'))
+                          H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'claimRef'), 'uid'), y44, 'string');
                       }
                       break;
                   }
                 }
               }
-            } else if (k23 === 'hostPath') {
-              const y94: any = x[k23];
-              const ov95: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'hostPath') {
+              const y93: any = x[k22];
+              const ov94: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'hostPath';
               c.kinds[d] = 0;
-              if (!(typeof y94 === 'object' && y94 !== null && !Array.isArray(y94)))
-                H.typeErr(c, c.pathAt(d + 1), y94, 'object');
+              if (!(typeof y93 === 'object' && y93 !== null && !Array.isArray(y93)))
+                H.typeErr(c, c.pathAt(d + 1), y93, 'object');
               else {
-                const oo96: any = ov95 !== undefined && H.isObject(ov95) ? ov95 : undefined;
-                for (const k97 in y94) {
-                  switch (k97) {
+                const oo95: any = ov94 !== undefined && H.isObject(ov94) ? ov94 : undefined;
+                for (const k96 in y93) {
+                  switch (k96) {
                     case 'path': {
-                      const y98: any = y94[k97];
-                      const ov99: any = oo96 !== undefined && hop.call(oo96, k97) ? oo96[k97] : undefined;
+                      const y97: any = y93[k96];
+                      const ov98: any = oo95 !== undefined && hop.call(oo95, k96) ? oo95[k96] : undefined;
                       c.segs[d + 1] = 'path';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y98 === 'string')) H.typeErr(c, c.pathAt(d + 2), y98, 'string');
+                      if (!(typeof y97 === 'string')) H.typeErr(c, c.pathAt(d + 2), y97, 'string');
                       else {
-                        if (!H.surelyNonEmpty(y98)) {
+                        if (!H.surelyNonEmpty(y97)) {
                           c.len = d + 2;
-                          r14(y98, ov99, c);
+                          R[14](y97, ov98, c);
                         }
-                        c.len = d + 2;
-                        r15(y98, ov99, c);
+                        if (typeof y97 !== 'string' || !ok99(y97)) {
+                          c.len = d + 2;
+                          R[15](y97, ov98, c);
+                        }
                       }
                       break;
                     }
                     case 'type': {
-                      const y100: any = y94[k97];
+                      const y100: any = y93[k96];
                       if (!(typeof y100 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'type'), y100, 'string');
                       else {
                         if (!(
@@ -432,231 +561,233 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     }
                   }
                 }
-                if (!hop.call(y94, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y93, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k23 === 'dataDisk') {
-              const y223: any = x[k23];
-              const ov224: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'dataDisk') {
+              const y232: any = x[k22];
+              const ov233: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'dataDisk';
               c.kinds[d] = 0;
-              if (!(typeof y223 === 'object' && y223 !== null && !Array.isArray(y223)))
-                H.typeErr(c, c.pathAt(d + 1), y223, 'object');
+              if (!(typeof y232 === 'object' && y232 !== null && !Array.isArray(y232)))
+                H.typeErr(c, c.pathAt(d + 1), y232, 'object');
               else {
-                for (const k225 in y223) {
-                  switch (k225.length) {
+                for (const k234 in y232) {
+                  switch (k234.length) {
                     case 8:
-                      if (k225 === 'diskName') {
-                        const y226: any = y223[k225];
-                        if (!(typeof y226 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y226, 'string');
-                      } else if (k225 === 'readOnly') {
-                        const y233: any = y223[k225];
-                        if (!(typeof y233 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y233, 'boolean');
+                      if (k234 === 'diskName') {
+                        const y235: any = y232[k234];
+                        if (!(typeof y235 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskName'), y235, 'string');
+                      } else if (k234 === 'readOnly') {
+                        const y242: any = y232[k234];
+                        if (!(typeof y242 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y242, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k225 === 'diskURI') {
-                        const y227: any = y223[k225];
-                        if (!(typeof y227 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y227, 'string');
+                      if (k234 === 'diskURI') {
+                        const y236: any = y232[k234];
+                        if (!(typeof y236 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'diskURI'), y236, 'string');
                       }
                       break;
                     case 11:
-                      if (k225 === 'cachingMode') {
-                        const y228: any = y223[k225];
-                        if (!(typeof y228 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y228, 'string');
+                      if (k234 === 'cachingMode') {
+                        const y237: any = y232[k234];
+                        if (!(typeof y237 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y237, 'string');
                         else {
-                          if (!(y228 === 'None' || y228 === 'ReadOnly' || y228 === 'ReadWrite'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y228, k229);
+                          if (!(y237 === 'None' || y237 === 'ReadOnly' || y237 === 'ReadWrite'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'cachingMode'), y237, k238);
                         }
                       }
                       break;
                     case 6:
-                      if (k225 === 'fsType') {
-                        const y230: any = y223[k225];
-                        if (!(typeof y230 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y230, 'string');
+                      if (k234 === 'fsType') {
+                        const y239: any = y232[k234];
+                        if (!(typeof y239 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y239, 'string');
                       }
                       break;
                     case 4:
-                      if (k225 === 'kind') {
-                        const y231: any = y223[k225];
-                        if (!(typeof y231 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y231, 'string');
+                      if (k234 === 'kind') {
+                        const y240: any = y232[k234];
+                        if (!(typeof y240 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'kind'), y240, 'string');
                         else {
-                          if (!(y231 === 'Dedicated' || y231 === 'Managed' || y231 === 'Shared'))
-                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y231, k232);
+                          if (!(y240 === 'Dedicated' || y240 === 'Managed' || y240 === 'Shared'))
+                            H.enumErr(c, H.pj(c.pathAt(d + 1), 'kind'), y240, k241);
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y223, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
-                if (!hop.call(y223, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
-                c.len = d + 1;
-                r38(y223, ov224, c);
+                if (!hop.call(y232, 'diskName')) H.required(c, H.pj(c.pathAt(d + 1), 'diskName'));
+                if (!hop.call(y232, 'diskURI')) H.required(c, H.pj(c.pathAt(d + 1), 'diskURI'));
+                if (c.celBudget !== Infinity || !cg243(y232)) {
+                  c.len = d + 1;
+                  R[38](y232, ov233, c);
+                }
               }
             }
             break;
           case 12:
-            if (k23 === 'mountOptions') {
-              const y46: any = x[k23];
-              if (!Array.isArray(y46)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y46, 'array');
+            if (k22 === 'mountOptions') {
+              const y45: any = x[k22];
+              if (!Array.isArray(y45)) H.typeErr(c, H.pj(c.pathAt(d), 'mountOptions'), y45, 'array');
               else {
-                for (let i47 = 0; i47 < y46.length; i47++) {
-                  const y48: any = y46[i47];
-                  if (!(typeof y48 === 'string'))
-                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i47), y48, 'string');
+                for (let i46 = 0; i46 < y45.length; i46++) {
+                  const y47: any = y45[i46];
+                  if (!(typeof y47 === 'string'))
+                    H.typeErr(c, H.pb(H.pj(c.pathAt(d), 'mountOptions'), i46), y47, 'string');
                 }
               }
-            } else if (k23 === 'nodeAffinity') {
-              const y49: any = x[k23];
-              const ov50: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'nodeAffinity') {
+              const y48: any = x[k22];
+              const ov49: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'nodeAffinity';
               c.kinds[d] = 0;
-              if (!(typeof y49 === 'object' && y49 !== null && !Array.isArray(y49)))
-                H.typeErr(c, c.pathAt(d + 1), y49, 'object');
+              if (!(typeof y48 === 'object' && y48 !== null && !Array.isArray(y48)))
+                H.typeErr(c, c.pathAt(d + 1), y48, 'object');
               else {
-                const oo51: any = ov50 !== undefined && H.isObject(ov50) ? ov50 : undefined;
-                for (const k52 in y49) {
-                  switch (k52) {
+                const oo50: any = ov49 !== undefined && H.isObject(ov49) ? ov49 : undefined;
+                for (const k51 in y48) {
+                  switch (k51) {
                     case 'required': {
-                      const y53: any = y49[k52];
-                      const ov54: any = oo51 !== undefined && hop.call(oo51, k52) ? oo51[k52] : undefined;
+                      const y52: any = y48[k51];
+                      const ov53: any = oo50 !== undefined && hop.call(oo50, k51) ? oo50[k51] : undefined;
                       c.segs[d + 1] = 'required';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y53 === 'object' && y53 !== null && !Array.isArray(y53)))
-                        H.typeErr(c, c.pathAt(d + 2), y53, 'object');
+                      if (!(typeof y52 === 'object' && y52 !== null && !Array.isArray(y52)))
+                        H.typeErr(c, c.pathAt(d + 2), y52, 'object');
                       else {
-                        const oo55: any = ov54 !== undefined && H.isObject(ov54) ? ov54 : undefined;
-                        for (const k56 in y53) {
-                          switch (k56) {
+                        const oo54: any = ov53 !== undefined && H.isObject(ov53) ? ov53 : undefined;
+                        for (const k55 in y52) {
+                          switch (k55) {
                             case 'nodeSelectorTerms': {
-                              const y57: any = y53[k56];
-                              const ov58: any = oo55 !== undefined && hop.call(oo55, k56) ? oo55[k56] : undefined;
+                              const y56: any = y52[k55];
+                              const ov57: any = oo54 !== undefined && hop.call(oo54, k55) ? oo54[k55] : undefined;
                               c.segs[d + 2] = 'nodeSelectorTerms';
                               c.kinds[d + 2] = 0;
-                              if (!Array.isArray(y57)) H.typeErr(c, c.pathAt(d + 3), y57, 'array');
+                              if (!Array.isArray(y56)) H.typeErr(c, c.pathAt(d + 3), y56, 'array');
                               else {
-                                for (let i59 = 0; i59 < y57.length; i59++) {
-                                  const y60: any = y57[i59];
-                                  if (!(typeof y60 === 'object' && y60 !== null && !Array.isArray(y60)))
-                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i59), y60, 'object');
+                                for (let i58 = 0; i58 < y56.length; i58++) {
+                                  const y59: any = y56[i58];
+                                  if (!(typeof y59 === 'object' && y59 !== null && !Array.isArray(y59)))
+                                    H.typeErr(c, H.pb(c.pathAt(d + 3), i58), y59, 'object');
                                   else {
-                                    for (const k61 in y60) {
-                                      switch (k61) {
+                                    for (const k60 in y59) {
+                                      switch (k60) {
                                         case 'matchExpressions': {
-                                          const y62: any = y60[k61];
-                                          if (!Array.isArray(y62))
+                                          const y61: any = y59[k60];
+                                          if (!Array.isArray(y61))
                                             H.typeErr(
                                               c,
-                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
-                                              y62,
+                                              H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'),
+                                              y61,
                                               'array',
                                             );
                                           else {
-                                            for (let i63 = 0; i63 < y62.length; i63++) {
-                                              const y64: any = y62[i63];
-                                              if (!(typeof y64 === 'object' && y64 !== null && !Array.isArray(y64)))
+                                            for (let i62 = 0; i62 < y61.length; i62++) {
+                                              const y63: any = y61[i62];
+                                              if (!(typeof y63 === 'object' && y63 !== null && !Array.isArray(y63)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
-                                                  y64,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'), i62),
+                                                  y63,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k65 in y64) {
-                                                  switch (k65) {
+                                                for (const k64 in y63) {
+                                                  switch (k64) {
                                                     case 'key': {
-                                                      const y66: any = y64[k65];
-                                                      if (!(typeof y66 === 'string'))
+                                                      const y65: any = y63[k64];
+                                                      if (!(typeof y65 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
-                                                              i63,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'),
+                                                              i62,
                                                             ),
                                                             'key',
                                                           ),
-                                                          y66,
+                                                          y65,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y67: any = y64[k65];
-                                                      if (!(typeof y67 === 'string'))
+                                                      const y66: any = y63[k64];
+                                                      if (!(typeof y66 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
-                                                              i63,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'),
+                                                              i62,
                                                             ),
                                                             'operator',
                                                           ),
-                                                          y67,
+                                                          y66,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y67 === 'DoesNotExist' ||
-                                                          y67 === 'Exists' ||
-                                                          y67 === 'Gt' ||
-                                                          y67 === 'In' ||
-                                                          y67 === 'Lt' ||
-                                                          y67 === 'NotIn'
+                                                          y66 === 'DoesNotExist' ||
+                                                          y66 === 'Exists' ||
+                                                          y66 === 'Gt' ||
+                                                          y66 === 'In' ||
+                                                          y66 === 'Lt' ||
+                                                          y66 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
-                                                                i63,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'),
+                                                                i62,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y67,
-                                                            k68,
+                                                            y66,
+                                                            k67,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y69: any = y64[k65];
-                                                      if (!Array.isArray(y69))
+                                                      const y68: any = y63[k64];
+                                                      if (!Array.isArray(y68))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
                                                             H.pb(
-                                                              H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'),
-                                                              i63,
+                                                              H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'),
+                                                              i62,
                                                             ),
                                                             'values',
                                                           ),
-                                                          y69,
+                                                          y68,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i70 = 0; i70 < y69.length; i70++) {
-                                                          const y71: any = y69[i70];
-                                                          if (!(typeof y71 === 'string'))
+                                                        for (let i69 = 0; i69 < y68.length; i69++) {
+                                                          const y70: any = y68[i69];
+                                                          if (!(typeof y70 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
                                                                     H.pj(
-                                                                      H.pb(c.pathAt(d + 3), i59),
+                                                                      H.pb(c.pathAt(d + 3), i58),
                                                                       'matchExpressions',
                                                                     ),
-                                                                    i63,
+                                                                    i62,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i70,
+                                                                i69,
                                                               ),
-                                                              y71,
+                                                              y70,
                                                               'string',
                                                             );
                                                         }
@@ -665,19 +796,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y64, 'key'))
+                                                if (!hop.call(y63, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'), i62),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y64, 'operator'))
+                                                if (!hop.call(y63, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchExpressions'), i63),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchExpressions'), i62),
                                                       'operator',
                                                     ),
                                                   );
@@ -687,101 +818,101 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                           break;
                                         }
                                         case 'matchFields': {
-                                          const y72: any = y60[k61];
-                                          if (!Array.isArray(y72))
-                                            H.typeErr(c, H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), y72, 'array');
+                                          const y71: any = y59[k60];
+                                          if (!Array.isArray(y71))
+                                            H.typeErr(c, H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), y71, 'array');
                                           else {
-                                            for (let i73 = 0; i73 < y72.length; i73++) {
-                                              const y74: any = y72[i73];
-                                              if (!(typeof y74 === 'object' && y74 !== null && !Array.isArray(y74)))
+                                            for (let i72 = 0; i72 < y71.length; i72++) {
+                                              const y73: any = y71[i72];
+                                              if (!(typeof y73 === 'object' && y73 !== null && !Array.isArray(y73)))
                                                 H.typeErr(
                                                   c,
-                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
-                                                  y74,
+                                                  H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
+                                                  y73,
                                                   'object',
                                                 );
                                               else {
-                                                for (const k75 in y74) {
-                                                  switch (k75) {
+                                                for (const k74 in y73) {
+                                                  switch (k74) {
                                                     case 'key': {
-                                                      const y76: any = y74[k75];
-                                                      if (!(typeof y76 === 'string'))
+                                                      const y75: any = y73[k74];
+                                                      if (!(typeof y75 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
                                                             'key',
                                                           ),
-                                                          y76,
+                                                          y75,
                                                           'string',
                                                         );
                                                       break;
                                                     }
                                                     case 'operator': {
-                                                      const y77: any = y74[k75];
-                                                      if (!(typeof y77 === 'string'))
+                                                      const y76: any = y73[k74];
+                                                      if (!(typeof y76 === 'string'))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
                                                             'operator',
                                                           ),
-                                                          y77,
+                                                          y76,
                                                           'string',
                                                         );
                                                       else {
                                                         if (!(
-                                                          y77 === 'DoesNotExist' ||
-                                                          y77 === 'Exists' ||
-                                                          y77 === 'Gt' ||
-                                                          y77 === 'In' ||
-                                                          y77 === 'Lt' ||
-                                                          y77 === 'NotIn'
+                                                          y76 === 'DoesNotExist' ||
+                                                          y76 === 'Exists' ||
+                                                          y76 === 'Gt' ||
+                                                          y76 === 'In' ||
+                                                          y76 === 'Lt' ||
+                                                          y76 === 'NotIn'
                                                         ))
                                                           H.enumErr(
                                                             c,
                                                             H.pj(
                                                               H.pb(
-                                                                H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'),
-                                                                i73,
+                                                                H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'),
+                                                                i72,
                                                               ),
                                                               'operator',
                                                             ),
-                                                            y77,
-                                                            k78,
+                                                            y76,
+                                                            k77,
                                                           );
                                                       }
                                                       break;
                                                     }
                                                     case 'values': {
-                                                      const y79: any = y74[k75];
-                                                      if (!Array.isArray(y79))
+                                                      const y78: any = y73[k74];
+                                                      if (!Array.isArray(y78))
                                                         H.typeErr(
                                                           c,
                                                           H.pj(
-                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                            H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
                                                             'values',
                                                           ),
-                                                          y79,
+                                                          y78,
                                                           'array',
                                                         );
                                                       else {
-                                                        for (let i80 = 0; i80 < y79.length; i80++) {
-                                                          const y81: any = y79[i80];
-                                                          if (!(typeof y81 === 'string'))
+                                                        for (let i79 = 0; i79 < y78.length; i79++) {
+                                                          const y80: any = y78[i79];
+                                                          if (!(typeof y80 === 'string'))
                                                             H.typeErr(
                                                               c,
                                                               H.pb(
                                                                 H.pj(
                                                                   H.pb(
-                                                                    H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'),
-                                                                    i73,
+                                                                    H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'),
+                                                                    i72,
                                                                   ),
                                                                   'values',
                                                                 ),
-                                                                i80,
+                                                                i79,
                                                               ),
-                                                              y81,
+                                                              y80,
                                                               'string',
                                                             );
                                                         }
@@ -790,19 +921,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                                     }
                                                   }
                                                 }
-                                                if (!hop.call(y74, 'key'))
+                                                if (!hop.call(y73, 'key'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
                                                       'key',
                                                     ),
                                                   );
-                                                if (!hop.call(y74, 'operator'))
+                                                if (!hop.call(y73, 'operator'))
                                                   H.required(
                                                     c,
                                                     H.pj(
-                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i59), 'matchFields'), i73),
+                                                      H.pb(H.pj(H.pb(c.pathAt(d + 3), i58), 'matchFields'), i72),
                                                       'operator',
                                                     ),
                                                   );
@@ -815,42 +946,44 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                     }
                                   }
                                 }
-                                if (!H.surelyNonEmpty(y57)) {
+                                if (!H.surelyNonEmpty(y56)) {
                                   c.len = d + 3;
-                                  r7(y57, ov58, c);
+                                  R[7](y56, ov57, c);
                                 }
                               }
                               break;
                             }
                           }
                         }
-                        if (!hop.call(y53, 'nodeSelectorTerms')) {
+                        if (!hop.call(y52, 'nodeSelectorTerms')) {
                           c.segs[d + 2] = 'nodeSelectorTerms';
                           c.kinds[d + 2] = 0;
-                          const ov82: any =
-                            ov54 !== undefined && H.isObject(ov54) && hop.call(ov54, 'nodeSelectorTerms')
-                              ? ov54['nodeSelectorTerms']
+                          const ov81: any =
+                            ov53 !== undefined && H.isObject(ov53) && hop.call(ov53, 'nodeSelectorTerms')
+                              ? ov53['nodeSelectorTerms']
                               : undefined;
                           c.len = d + 3;
-                          r7(undefined, ov82, c);
+                          R[7](undefined, ov81, c);
                         }
                       }
                       break;
                     }
                   }
                 }
-                c.len = d + 1;
-                r8(y49, ov50, c);
+                if (c.celBudget !== Infinity || !cg82(y48)) {
+                  c.len = d + 1;
+                  R[8](y48, ov49, c);
+                }
               }
               if (c.update) {
                 c.len = d + 1;
-                r9(y49, ov50, c);
+                R[9](y48, ov49, c);
               }
             }
             break;
           case 29:
-            if (k23 === 'persistentVolumeReclaimPolicy') {
-              const y83: any = x[k23];
+            if (k22 === 'persistentVolumeReclaimPolicy') {
+              const y83: any = x[k22];
               if (!(typeof y83 === 'string'))
                 H.typeErr(c, H.pj(c.pathAt(d), 'persistentVolumeReclaimPolicy'), y83, 'string');
               else {
@@ -860,176 +993,178 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             }
             break;
           case 16:
-            if (k23 === 'storageClassName') {
-              const y85: any = x[k23];
-              const ov86: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'storageClassName') {
+              const y85: any = x[k22];
+              const ov86: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'storageClassName';
               c.kinds[d] = 0;
               if (!(typeof y85 === 'string')) H.typeErr(c, c.pathAt(d + 1), y85, 'string');
               else {
-                if (typeof y85 !== 'string' || !ok87(y85)) {
+                if (typeof y85 !== 'string' || !ok12(y85)) {
                   c.len = d + 1;
-                  r10(y85, ov86, c);
+                  R[10](y85, ov86, c);
                 }
               }
-            } else if (k23 === 'blockDiskService') {
-              const y212: any = x[k23];
-              const ov213: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'blockDiskService') {
+              const y220: any = x[k22];
+              const ov221: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'blockDiskService';
               c.kinds[d] = 0;
-              if (!(typeof y212 === 'object' && y212 !== null && !Array.isArray(y212)))
-                H.typeErr(c, c.pathAt(d + 1), y212, 'object');
+              if (!(typeof y220 === 'object' && y220 !== null && !Array.isArray(y220)))
+                H.typeErr(c, c.pathAt(d + 1), y220, 'object');
               else {
-                const oo214: any = ov213 !== undefined && H.isObject(ov213) ? ov213 : undefined;
-                for (const k215 in y212) {
-                  switch (k215) {
+                const oo222: any = ov221 !== undefined && H.isObject(ov221) ? ov221 : undefined;
+                for (const k223 in y220) {
+                  switch (k223) {
                     case 'volumeID': {
-                      const y216: any = y212[k215];
-                      if (!(typeof y216 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y216, 'string');
+                      const y224: any = y220[k223];
+                      if (!(typeof y224 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y224, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y217: any = y212[k215];
-                      if (!(typeof y217 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y217, 'string');
+                      const y225: any = y220[k223];
+                      if (!(typeof y225 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y225, 'string');
                       break;
                     }
                     case 'partition': {
-                      const y218: any = y212[k215];
-                      const ov219: any = oo214 !== undefined && hop.call(oo214, k215) ? oo214[k215] : undefined;
+                      const y226: any = y220[k223];
+                      const ov227: any = oo222 !== undefined && hop.call(oo222, k223) ? oo222[k223] : undefined;
                       c.segs[d + 1] = 'partition';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y218 === 'number' && Number.isInteger(y218)))
-                        H.typeErr(c, c.pathAt(d + 2), y218, 'integer');
+                      if (!(typeof y226 === 'number' && Number.isInteger(y226)))
+                        H.typeErr(c, c.pathAt(d + 2), y226, 'integer');
                       else {
-                        if (!nf220(y218)) H.numFormat(c, c.pathAt(d + 2), y218, k221);
-                        c.len = d + 2;
-                        r37(y218, ov219, c);
+                        if (!nf228(y226)) H.numFormat(c, c.pathAt(d + 2), y226, k229);
+                        if (c.celBudget !== Infinity || !cg230(y226)) {
+                          c.len = d + 2;
+                          R[37](y226, ov227, c);
+                        }
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y222: any = y212[k215];
-                      if (!(typeof y222 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y222, 'boolean');
+                      const y231: any = y220[k223];
+                      if (!(typeof y231 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y231, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y212, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (!hop.call(y220, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
               }
-            } else if (k23 === 'namespacedVolume') {
-              const y324: any = x[k23];
-              const ov325: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'namespacedVolume') {
+              const y340: any = x[k22];
+              const ov341: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'namespacedVolume';
               c.kinds[d] = 0;
-              if (!(typeof y324 === 'object' && y324 !== null && !Array.isArray(y324)))
-                H.typeErr(c, c.pathAt(d + 1), y324, 'object');
+              if (!(typeof y340 === 'object' && y340 !== null && !Array.isArray(y340)))
+                H.typeErr(c, c.pathAt(d + 1), y340, 'object');
               else {
-                const oo326: any = ov325 !== undefined && H.isObject(ov325) ? ov325 : undefined;
-                for (const k327 in y324) {
-                  switch (k327.length) {
+                const oo342: any = ov341 !== undefined && H.isObject(ov341) ? ov341 : undefined;
+                for (const k343 in y340) {
+                  switch (k343.length) {
                     case 10:
-                      if (k327 === 'volumeName') {
-                        const y328: any = y324[k327];
-                        const ov329: any = oo326 !== undefined && hop.call(oo326, k327) ? oo326[k327] : undefined;
+                      if (k343 === 'volumeName') {
+                        const y344: any = y340[k343];
+                        const ov345: any = oo342 !== undefined && hop.call(oo342, k343) ? oo342[k343] : undefined;
                         c.segs[d + 1] = 'volumeName';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y328 === 'string')) H.typeErr(c, c.pathAt(d + 2), y328, 'string');
+                        if (!(typeof y344 === 'string')) H.typeErr(c, c.pathAt(d + 2), y344, 'string');
                         else {
-                          if (typeof y328 !== 'string' || !ok330(y328)) {
+                          if (typeof y344 !== 'string' || !ok300(y344)) {
                             c.len = d + 2;
-                            r48(y328, ov329, c);
+                            R[48](y344, ov345, c);
                           }
                         }
                       }
                       break;
                     case 15:
-                      if (k327 === 'volumeNamespace') {
-                        const y331: any = y324[k327];
-                        const ov332: any = oo326 !== undefined && hop.call(oo326, k327) ? oo326[k327] : undefined;
+                      if (k343 === 'volumeNamespace') {
+                        const y346: any = y340[k343];
+                        const ov347: any = oo342 !== undefined && hop.call(oo342, k343) ? oo342[k343] : undefined;
                         c.segs[d + 1] = 'volumeNamespace';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y331 === 'string')) H.typeErr(c, c.pathAt(d + 2), y331, 'string');
+                        if (!(typeof y346 === 'string')) H.typeErr(c, c.pathAt(d + 2), y346, 'string');
                         else {
-                          if (typeof y331 !== 'string' || !ok333(y331)) {
+                          if (typeof y346 !== 'string' || !ok300(y346)) {
                             c.len = d + 2;
-                            r49(y331, ov332, c);
+                            R[49](y346, ov347, c);
                           }
                         }
                       }
                       break;
                     case 6:
-                      if (k327 === 'fsType') {
-                        const y334: any = y324[k327];
-                        if (!(typeof y334 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y334, 'string');
+                      if (k343 === 'fsType') {
+                        const y348: any = y340[k343];
+                        if (!(typeof y348 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y348, 'string');
                       }
                       break;
                     case 8:
-                      if (k327 === 'readOnly') {
-                        const y335: any = y324[k327];
-                        if (!(typeof y335 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y335, 'boolean');
+                      if (k343 === 'readOnly') {
+                        const y349: any = y340[k343];
+                        if (!(typeof y349 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y349, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k327 === 'secretRef') {
-                        const y336: any = y324[k327];
-                        if (!(typeof y336 === 'object' && y336 !== null && !Array.isArray(y336)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y336, 'object');
+                      if (k343 === 'secretRef') {
+                        const y350: any = y340[k343];
+                        if (!(typeof y350 === 'object' && y350 !== null && !Array.isArray(y350)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y350, 'object');
                         else {
-                          for (const k337 in y336) {
-                            switch (k337.length) {
+                          for (const k351 in y350) {
+                            switch (k351.length) {
                               case 10:
-                                if (k337 === 'apiVersion') {
-                                  const y338: any = y336[k337];
-                                  if (!(typeof y338 === 'string'))
+                                if (k351 === 'apiVersion') {
+                                  const y352: any = y350[k351];
+                                  if (!(typeof y352 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'apiVersion'),
-                                      y338,
+                                      y352,
                                       'string',
                                     );
                                 }
                                 break;
                               case 9:
-                                if (k337 === 'fieldPath') {
-                                  const y339: any = y336[k337];
-                                  if (!(typeof y339 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y339, 'string');
-                                } else if (k337 === 'namespace') {
-                                  const y342: any = y336[k337];
-                                  if (!(typeof y342 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y342, 'string');
+                                if (k351 === 'fieldPath') {
+                                  const y353: any = y350[k351];
+                                  if (!(typeof y353 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'fieldPath'), y353, 'string');
+                                } else if (k351 === 'namespace') {
+                                  const y356: any = y350[k351];
+                                  if (!(typeof y356 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y356, 'string');
                                 }
                                 break;
                               case 4:
-                                if (k337 === 'kind') {
-                                  const y340: any = y336[k337];
-                                  if (!(typeof y340 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y340, 'string');
-                                } else if (k337 === 'name') {
-                                  const y341: any = y336[k337];
-                                  if (!(typeof y341 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y341, 'string');
+                                if (k351 === 'kind') {
+                                  const y354: any = y350[k351];
+                                  if (!(typeof y354 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'kind'), y354, 'string');
+                                } else if (k351 === 'name') {
+                                  const y355: any = y350[k351];
+                                  if (!(typeof y355 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y355, 'string');
                                 }
                                 break;
                               case 15:
-                                if (k337 === 'resourceVersion') {
-                                  const y343: any = y336[k337];
-                                  if (!(typeof y343 === 'string'))
+                                if (k351 === 'resourceVersion') {
+                                  const y357: any = y350[k351];
+                                  if (!(typeof y357 === 'string'))
                                     H.typeErr(
                                       c,
                                       H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'resourceVersion'),
-                                      y343,
+                                      y357,
                                       'string',
                                     );
                                 }
                                 break;
                               case 3:
-                                if (k337 === 'uid') {
-                                  const y344: any = y336[k337];
-                                  if (!(typeof y344 === 'string'))
-                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y344, 'string');
+                                if (k351 === 'uid') {
+                                  const y358: any = y350[k351];
+                                  if (!(typeof y358 === 'string'))
+                                    H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'uid'), y358, 'string');
                                 }
                                 break;
                             }
@@ -1039,90 +1174,94 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                   }
                 }
-                if (!hop.call(y324, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
-                c.len = d + 1;
-                r50(y324, ov325, c);
+                if (!hop.call(y340, 'volumeName')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeName'));
+                if (c.celBudget !== Infinity || !cg359(y340)) {
+                  c.len = d + 1;
+                  R[50](y340, ov341, c);
+                }
               }
             }
             break;
           case 25:
-            if (k23 === 'volumeAttributesClassName') {
-              const y88: any = x[k23];
-              const ov89: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'volumeAttributesClassName') {
+              const y87: any = x[k22];
+              const ov88: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'volumeAttributesClassName';
               c.kinds[d] = 0;
-              if (!(typeof y88 === 'string')) H.typeErr(c, c.pathAt(d + 1), y88, 'string');
+              if (!(typeof y87 === 'string')) H.typeErr(c, c.pathAt(d + 1), y87, 'string');
               else {
-                if (typeof y88 !== 'string' || !ok90(y88)) {
+                if (typeof y87 !== 'string' || !ok12(y87)) {
                   c.len = d + 1;
-                  r11(y88, ov89, c);
+                  R[11](y87, ov88, c);
                 }
-                c.len = d + 1;
-                r12(y88, ov89, c);
+                if (c.celBudget !== Infinity || !cg89(y87)) {
+                  c.len = d + 1;
+                  R[12](y87, ov88, c);
+                }
               }
             }
             break;
           case 10:
-            if (k23 === 'volumeMode') {
-              const y91: any = x[k23];
-              const ov92: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'volumeMode') {
+              const y90: any = x[k22];
+              const ov91: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'volumeMode';
               c.kinds[d] = 0;
-              if (!(typeof y91 === 'string')) H.typeErr(c, c.pathAt(d + 1), y91, 'string');
+              if (!(typeof y90 === 'string')) H.typeErr(c, c.pathAt(d + 1), y90, 'string');
               else {
-                if (!(y91 === 'Block' || y91 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y91, k93);
+                if (!(y90 === 'Block' || y90 === 'Filesystem')) H.enumErr(c, c.pathAt(d + 1), y90, k92);
                 if (c.update) {
                   c.len = d + 1;
-                  r13(y91, ov92, c);
+                  R[13](y90, ov91, c);
                 }
               }
-            } else if (k23 === 'flexVolume') {
-              const y171: any = x[k23];
-              const ov172: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'flexVolume') {
+              const y175: any = x[k22];
+              const ov176: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'flexVolume';
               c.kinds[d] = 0;
-              if (!(typeof y171 === 'object' && y171 !== null && !Array.isArray(y171)))
-                H.typeErr(c, c.pathAt(d + 1), y171, 'object');
+              if (!(typeof y175 === 'object' && y175 !== null && !Array.isArray(y175)))
+                H.typeErr(c, c.pathAt(d + 1), y175, 'object');
               else {
-                const oo173: any = ov172 !== undefined && H.isObject(ov172) ? ov172 : undefined;
-                for (const k174 in y171) {
-                  switch (k174.length) {
+                const oo177: any = ov176 !== undefined && H.isObject(ov176) ? ov176 : undefined;
+                for (const k178 in y175) {
+                  switch (k178.length) {
                     case 6:
-                      if (k174 === 'driver') {
-                        const y175: any = y171[k174];
-                        const ov176: any = oo173 !== undefined && hop.call(oo173, k174) ? oo173[k174] : undefined;
+                      if (k178 === 'driver') {
+                        const y179: any = y175[k178];
+                        const ov180: any = oo177 !== undefined && hop.call(oo177, k178) ? oo177[k178] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y175 === 'string')) H.typeErr(c, c.pathAt(d + 2), y175, 'string');
+                        if (!(typeof y179 === 'string')) H.typeErr(c, c.pathAt(d + 2), y179, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y175)) {
+                          if (!H.surelyNonEmpty(y179)) {
                             c.len = d + 2;
-                            r30(y175, ov176, c);
+                            R[30](y179, ov180, c);
                           }
                         }
-                      } else if (k174 === 'fsType') {
-                        const y177: any = y171[k174];
-                        if (!(typeof y177 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y177, 'string');
+                      } else if (k178 === 'fsType') {
+                        const y181: any = y175[k178];
+                        if (!(typeof y181 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y181, 'string');
                       }
                       break;
                     case 9:
-                      if (k174 === 'secretRef') {
-                        const y178: any = y171[k174];
-                        if (!(typeof y178 === 'object' && y178 !== null && !Array.isArray(y178)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y178, 'object');
+                      if (k178 === 'secretRef') {
+                        const y182: any = y175[k178];
+                        if (!(typeof y182 === 'object' && y182 !== null && !Array.isArray(y182)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y182, 'object');
                         else {
-                          for (const k179 in y178) {
-                            switch (k179) {
+                          for (const k183 in y182) {
+                            switch (k183) {
                               case 'name': {
-                                const y180: any = y178[k179];
-                                if (!(typeof y180 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y180, 'string');
+                                const y184: any = y182[k183];
+                                if (!(typeof y184 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y184, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y181: any = y178[k179];
-                                if (!(typeof y181 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y181, 'string');
+                                const y185: any = y182[k183];
+                                if (!(typeof y185 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y185, 'string');
                                 break;
                               }
                             }
@@ -1131,69 +1270,71 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 8:
-                      if (k174 === 'readOnly') {
-                        const y182: any = y171[k174];
-                        if (!(typeof y182 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y182, 'boolean');
+                      if (k178 === 'readOnly') {
+                        const y186: any = y175[k178];
+                        if (!(typeof y186 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y186, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k174 === 'options') {
-                        const y183: any = y171[k174];
-                        const ov184: any = oo173 !== undefined && hop.call(oo173, k174) ? oo173[k174] : undefined;
+                      if (k178 === 'options') {
+                        const y187: any = y175[k178];
+                        const ov188: any = oo177 !== undefined && hop.call(oo177, k178) ? oo177[k178] : undefined;
                         c.segs[d + 1] = 'options';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y183 === 'object' && y183 !== null && !Array.isArray(y183)))
-                          H.typeErr(c, c.pathAt(d + 2), y183, 'object');
+                        if (!(typeof y187 === 'object' && y187 !== null && !Array.isArray(y187)))
+                          H.typeErr(c, c.pathAt(d + 2), y187, 'object');
                         else {
-                          for (const k185 in y183) {
-                            const y186: any = y183[k185];
-                            if (!(typeof y186 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k185), y186, 'string');
+                          for (const k189 in y187) {
+                            const y190: any = y187[k189];
+                            if (!(typeof y190 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k189), y190, 'string');
                           }
-                          c.len = d + 2;
-                          r31(y183, ov184, c);
+                          if (c.celBudget !== Infinity || !cg191(y187)) {
+                            c.len = d + 2;
+                            R[31](y187, ov188, c);
+                          }
                         }
                       }
                       break;
                   }
                 }
-                if (!hop.call(y171, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y175, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
               }
-            } else if (k23 === 'volumeById') {
-              const y292: any = x[k23];
-              if (!(typeof y292 === 'object' && y292 !== null && !Array.isArray(y292)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y292, 'object');
+            } else if (k22 === 'volumeById') {
+              const y306: any = x[k22];
+              if (!(typeof y306 === 'object' && y306 !== null && !Array.isArray(y306)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'volumeById'), y306, 'object');
               else {
-                for (const k293 in y292) {
-                  switch (k293) {
+                for (const k307 in y306) {
+                  switch (k307) {
                     case 'volumeID': {
-                      const y294: any = y292[k293];
-                      if (!(typeof y294 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y294, 'string');
+                      const y308: any = y306[k307];
+                      if (!(typeof y308 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'), y308, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y295: any = y292[k293];
-                      if (!(typeof y295 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y295, 'string');
+                      const y309: any = y306[k307];
+                      if (!(typeof y309 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'fsType'), y309, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y296: any = y292[k293];
-                      if (!(typeof y296 === 'boolean'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y296, 'boolean');
+                      const y310: any = y306[k307];
+                      if (!(typeof y310 === 'boolean'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'readOnly'), y310, 'boolean');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y292, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
+                if (!hop.call(y306, 'volumeID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'volumeById'), 'volumeID'));
               }
             }
             break;
           case 5:
-            if (k23 === 'local') {
-              const y102: any = x[k23];
-              const ov103: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'local') {
+              const y102: any = x[k22];
+              const ov103: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'local';
               c.kinds[d] = 0;
               if (!(typeof y102 === 'object' && y102 !== null && !Array.isArray(y102)))
@@ -1211,10 +1352,12 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       else {
                         if (!H.surelyNonEmpty(y106)) {
                           c.len = d + 2;
-                          r16(y106, ov107, c);
+                          R[16](y106, ov107, c);
                         }
-                        c.len = d + 2;
-                        r17(y106, ov107, c);
+                        if (typeof y106 !== 'string' || !ok99(y106)) {
+                          c.len = d + 2;
+                          R[17](y106, ov107, c);
+                        }
                       }
                       break;
                     }
@@ -1227,126 +1370,130 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 }
                 if (!hop.call(y102, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k23 === 'iscsi') {
-              const y187: any = x[k23];
-              const ov188: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'iscsi') {
+              const y192: any = x[k22];
+              const ov193: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'iscsi';
               c.kinds[d] = 0;
-              if (!(typeof y187 === 'object' && y187 !== null && !Array.isArray(y187)))
-                H.typeErr(c, c.pathAt(d + 1), y187, 'object');
+              if (!(typeof y192 === 'object' && y192 !== null && !Array.isArray(y192)))
+                H.typeErr(c, c.pathAt(d + 1), y192, 'object');
               else {
-                const oo189: any = ov188 !== undefined && H.isObject(ov188) ? ov188 : undefined;
-                for (const k190 in y187) {
-                  switch (k190.length) {
+                const oo194: any = ov193 !== undefined && H.isObject(ov193) ? ov193 : undefined;
+                for (const k195 in y192) {
+                  switch (k195.length) {
                     case 12:
-                      if (k190 === 'targetPortal') {
-                        const y191: any = y187[k190];
-                        const ov192: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
+                      if (k195 === 'targetPortal') {
+                        const y196: any = y192[k195];
+                        const ov197: any = oo194 !== undefined && hop.call(oo194, k195) ? oo194[k195] : undefined;
                         c.segs[d + 1] = 'targetPortal';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y191 === 'string')) H.typeErr(c, c.pathAt(d + 2), y191, 'string');
+                        if (!(typeof y196 === 'string')) H.typeErr(c, c.pathAt(d + 2), y196, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y191)) {
+                          if (!H.surelyNonEmpty(y196)) {
                             c.len = d + 2;
-                            r32(y191, ov192, c);
+                            R[32](y196, ov197, c);
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k190 === 'iqn') {
-                        const y193: any = y187[k190];
-                        const ov194: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
+                      if (k195 === 'iqn') {
+                        const y198: any = y192[k195];
+                        const ov199: any = oo194 !== undefined && hop.call(oo194, k195) ? oo194[k195] : undefined;
                         c.segs[d + 1] = 'iqn';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y193 === 'string')) H.typeErr(c, c.pathAt(d + 2), y193, 'string');
+                        if (!(typeof y198 === 'string')) H.typeErr(c, c.pathAt(d + 2), y198, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y193)) {
+                          if (!H.surelyNonEmpty(y198)) {
                             c.len = d + 2;
-                            r33(y193, ov194, c);
+                            R[33](y198, ov199, c);
                           }
-                          c.len = d + 2;
-                          r34(y193, ov194, c);
+                          if (c.celBudget !== Infinity || !cg200(y198)) {
+                            c.len = d + 2;
+                            R[34](y198, ov199, c);
+                          }
                         }
-                      } else if (k190 === 'lun') {
-                        const y195: any = y187[k190];
-                        const ov196: any = oo189 !== undefined && hop.call(oo189, k190) ? oo189[k190] : undefined;
+                      } else if (k195 === 'lun') {
+                        const y201: any = y192[k195];
+                        const ov202: any = oo194 !== undefined && hop.call(oo194, k195) ? oo194[k195] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y195 === 'number' && Number.isInteger(y195)))
-                          H.typeErr(c, c.pathAt(d + 2), y195, 'integer');
+                        if (!(typeof y201 === 'number' && Number.isInteger(y201)))
+                          H.typeErr(c, c.pathAt(d + 2), y201, 'integer');
                         else {
-                          if (!nf197(y195)) H.numFormat(c, c.pathAt(d + 2), y195, k198);
-                          c.len = d + 2;
-                          r35(y195, ov196, c);
+                          if (!nf203(y201)) H.numFormat(c, c.pathAt(d + 2), y201, k204);
+                          if (c.celBudget !== Infinity || !cg205(y201)) {
+                            c.len = d + 2;
+                            R[35](y201, ov202, c);
+                          }
                         }
                       }
                       break;
                     case 14:
-                      if (k190 === 'iscsiInterface') {
-                        const y199: any = y187[k190];
-                        if (!(typeof y199 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y199, 'string');
+                      if (k195 === 'iscsiInterface') {
+                        const y206: any = y192[k195];
+                        if (!(typeof y206 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'iscsiInterface'), y206, 'string');
                       }
                       break;
                     case 6:
-                      if (k190 === 'fsType') {
-                        const y200: any = y187[k190];
-                        if (!(typeof y200 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y200, 'string');
+                      if (k195 === 'fsType') {
+                        const y207: any = y192[k195];
+                        if (!(typeof y207 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y207, 'string');
                       }
                       break;
                     case 8:
-                      if (k190 === 'readOnly') {
-                        const y201: any = y187[k190];
-                        if (!(typeof y201 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y201, 'boolean');
+                      if (k195 === 'readOnly') {
+                        const y208: any = y192[k195];
+                        if (!(typeof y208 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y208, 'boolean');
                       }
                       break;
                     case 7:
-                      if (k190 === 'portals') {
-                        const y202: any = y187[k190];
-                        if (!Array.isArray(y202)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y202, 'array');
+                      if (k195 === 'portals') {
+                        const y209: any = y192[k195];
+                        if (!Array.isArray(y209)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'portals'), y209, 'array');
                         else {
-                          for (let i203 = 0; i203 < y202.length; i203++) {
-                            const y204: any = y202[i203];
-                            if (!(typeof y204 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i203), y204, 'string');
+                          for (let i210 = 0; i210 < y209.length; i210++) {
+                            const y211: any = y209[i210];
+                            if (!(typeof y211 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'portals'), i210), y211, 'string');
                           }
                         }
                       }
                       break;
                     case 17:
-                      if (k190 === 'chapAuthDiscovery') {
-                        const y205: any = y187[k190];
-                        if (!(typeof y205 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y205, 'boolean');
+                      if (k195 === 'chapAuthDiscovery') {
+                        const y212: any = y192[k195];
+                        if (!(typeof y212 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthDiscovery'), y212, 'boolean');
                       }
                       break;
                     case 15:
-                      if (k190 === 'chapAuthSession') {
-                        const y206: any = y187[k190];
-                        if (!(typeof y206 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y206, 'boolean');
+                      if (k195 === 'chapAuthSession') {
+                        const y213: any = y192[k195];
+                        if (!(typeof y213 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'chapAuthSession'), y213, 'boolean');
                       }
                       break;
                     case 9:
-                      if (k190 === 'secretRef') {
-                        const y207: any = y187[k190];
-                        if (!(typeof y207 === 'object' && y207 !== null && !Array.isArray(y207)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y207, 'object');
+                      if (k195 === 'secretRef') {
+                        const y214: any = y192[k195];
+                        if (!(typeof y214 === 'object' && y214 !== null && !Array.isArray(y214)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y214, 'object');
                         else {
-                          for (const k208 in y207) {
-                            switch (k208) {
+                          for (const k215 in y214) {
+                            switch (k215) {
                               case 'name': {
-                                const y209: any = y207[k208];
-                                if (!(typeof y209 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y209, 'string');
+                                const y216: any = y214[k215];
+                                if (!(typeof y216 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y216, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y210: any = y207[k208];
-                                if (!(typeof y210 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y210, 'string');
+                                const y217: any = y214[k215];
+                                if (!(typeof y217 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y217, 'string');
                                 break;
                               }
                             }
@@ -1355,26 +1502,28 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 13:
-                      if (k190 === 'initiatorName') {
-                        const y211: any = y187[k190];
-                        if (!(typeof y211 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y211, 'string');
+                      if (k195 === 'initiatorName') {
+                        const y218: any = y192[k195];
+                        if (!(typeof y218 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'initiatorName'), y218, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y187, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
-                if (!hop.call(y187, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
-                if (!hop.call(y187, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
-                c.len = d + 1;
-                r36(y187, ov188, c);
+                if (!hop.call(y192, 'targetPortal')) H.required(c, H.pj(c.pathAt(d + 1), 'targetPortal'));
+                if (!hop.call(y192, 'iqn')) H.required(c, H.pj(c.pathAt(d + 1), 'iqn'));
+                if (!hop.call(y192, 'lun')) H.required(c, H.pj(c.pathAt(d + 1), 'lun'));
+                if (c.celBudget !== Infinity || !cg219(y192)) {
+                  c.len = d + 1;
+                  R[36](y192, ov193, c);
+                }
               }
             }
             break;
           case 3:
-            if (k23 === 'nfs') {
-              const y109: any = x[k23];
-              const ov110: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'nfs') {
+              const y109: any = x[k22];
+              const ov110: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'nfs';
               c.kinds[d] = 0;
               if (!(typeof y109 === 'object' && y109 !== null && !Array.isArray(y109)))
@@ -1392,7 +1541,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       else {
                         if (!H.surelyNonEmpty(y113)) {
                           c.len = d + 2;
-                          r18(y113, ov114, c);
+                          R[18](y113, ov114, c);
                         }
                       }
                       break;
@@ -1406,17 +1555,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       else {
                         if (!H.surelyNonEmpty(y115)) {
                           c.len = d + 2;
-                          r19(y115, ov116, c);
+                          R[19](y115, ov116, c);
                         }
-                        c.len = d + 2;
-                        r20(y115, ov116, c);
+                        if (c.celBudget !== Infinity || !cg117(y115)) {
+                          c.len = d + 2;
+                          R[20](y115, ov116, c);
+                        }
                       }
                       break;
                     }
                     case 'readOnly': {
-                      const y117: any = y109[k112];
-                      if (!(typeof y117 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y117, 'boolean');
+                      const y118: any = y109[k112];
+                      if (!(typeof y118 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y118, 'boolean');
                       break;
                     }
                   }
@@ -1424,124 +1575,126 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 if (!hop.call(y109, 'server')) H.required(c, H.pj(c.pathAt(d + 1), 'server'));
                 if (!hop.call(y109, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
-            } else if (k23 === 'csi') {
-              const y118: any = x[k23];
-              const ov119: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'csi') {
+              const y119: any = x[k22];
+              const ov120: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'csi';
               c.kinds[d] = 0;
-              if (!(typeof y118 === 'object' && y118 !== null && !Array.isArray(y118)))
-                H.typeErr(c, c.pathAt(d + 1), y118, 'object');
+              if (!(typeof y119 === 'object' && y119 !== null && !Array.isArray(y119)))
+                H.typeErr(c, c.pathAt(d + 1), y119, 'object');
               else {
-                const oo120: any = ov119 !== undefined && H.isObject(ov119) ? ov119 : undefined;
-                for (const k121 in y118) {
-                  switch (k121.length) {
+                const oo121: any = ov120 !== undefined && H.isObject(ov120) ? ov120 : undefined;
+                for (const k122 in y119) {
+                  switch (k122.length) {
                     case 6:
-                      if (k121 === 'driver') {
-                        const y122: any = y118[k121];
-                        const ov123: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'driver') {
+                        const y123: any = y119[k122];
+                        const ov124: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'driver';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y122 === 'string')) H.typeErr(c, c.pathAt(d + 2), y122, 'string');
+                        if (!(typeof y123 === 'string')) H.typeErr(c, c.pathAt(d + 2), y123, 'string');
                         else {
-                          if (y122.length > 63 && H.runeCount(y122) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
-                          if (!H.surelyNonEmpty(y122)) {
+                          if (y123.length > 63 && H.runeCount(y123) > 63) H.maxLen(c, c.pathAt(d + 2), 63);
+                          if (!H.surelyNonEmpty(y123)) {
                             c.len = d + 2;
-                            r21(y122, ov123, c);
+                            R[21](y123, ov124, c);
                           }
-                          c.len = d + 2;
-                          r22(y122, ov123, c);
+                          if (c.celBudget !== Infinity || !cg125(y123)) {
+                            c.len = d + 2;
+                            R[22](y123, ov124, c);
+                          }
                         }
-                      } else if (k121 === 'fsType') {
-                        const y127: any = y118[k121];
-                        if (!(typeof y127 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y127, 'string');
+                      } else if (k122 === 'fsType') {
+                        const y129: any = y119[k122];
+                        if (!(typeof y129 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y129, 'string');
                       }
                       break;
                     case 12:
-                      if (k121 === 'volumeHandle') {
-                        const y124: any = y118[k121];
-                        const ov125: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'volumeHandle') {
+                        const y126: any = y119[k122];
+                        const ov127: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'volumeHandle';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y124 === 'string')) H.typeErr(c, c.pathAt(d + 2), y124, 'string');
+                        if (!(typeof y126 === 'string')) H.typeErr(c, c.pathAt(d + 2), y126, 'string');
                         else {
-                          if (!H.surelyNonEmpty(y124)) {
+                          if (!H.surelyNonEmpty(y126)) {
                             c.len = d + 2;
-                            r23(y124, ov125, c);
+                            R[23](y126, ov127, c);
                           }
                         }
                       }
                       break;
                     case 8:
-                      if (k121 === 'readOnly') {
-                        const y126: any = y118[k121];
-                        if (!(typeof y126 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y126, 'boolean');
+                      if (k122 === 'readOnly') {
+                        const y128: any = y119[k122];
+                        if (!(typeof y128 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y128, 'boolean');
                       }
                       break;
                     case 16:
-                      if (k121 === 'volumeAttributes') {
-                        const y128: any = y118[k121];
-                        if (!(typeof y128 === 'object' && y128 !== null && !Array.isArray(y128)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y128, 'object');
+                      if (k122 === 'volumeAttributes') {
+                        const y130: any = y119[k122];
+                        if (!(typeof y130 === 'object' && y130 !== null && !Array.isArray(y130)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeAttributes'), y130, 'object');
                         else {
-                          for (const k129 in y128) {
-                            const y130: any = y128[k129];
-                            if (!(typeof y130 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k129), y130, 'string');
+                          for (const k131 in y130) {
+                            const y132: any = y130[k131];
+                            if (!(typeof y132 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'volumeAttributes'), k131), y132, 'string');
                           }
                         }
                       }
                       break;
                     case 26:
-                      if (k121 === 'controllerPublishSecretRef') {
-                        const y131: any = y118[k121];
-                        const ov132: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'controllerPublishSecretRef') {
+                        const y133: any = y119[k122];
+                        const ov134: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'controllerPublishSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y131 === 'object' && y131 !== null && !Array.isArray(y131)))
-                          H.typeErr(c, c.pathAt(d + 2), y131, 'object');
+                        if (!(typeof y133 === 'object' && y133 !== null && !Array.isArray(y133)))
+                          H.typeErr(c, c.pathAt(d + 2), y133, 'object');
                         else {
-                          for (const k133 in y131) {
-                            switch (k133) {
+                          for (const k135 in y133) {
+                            switch (k135) {
                               case 'name': {
-                                const y134: any = y131[k133];
-                                if (!(typeof y134 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y134, 'string');
+                                const y136: any = y133[k135];
+                                if (!(typeof y136 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y136, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y135: any = y131[k133];
-                                if (!(typeof y135 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y135, 'string');
+                                const y137: any = y133[k135];
+                                if (!(typeof y137 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y137, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r24(y131, ov132, c);
+                        R[24](y133, ov134, c);
                       }
                       break;
                     case 18:
-                      if (k121 === 'nodeStageSecretRef') {
-                        const y136: any = y118[k121];
+                      if (k122 === 'nodeStageSecretRef') {
+                        const y138: any = y119[k122];
                         c.segs[d + 1] = 'nodeStageSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y136 === 'object' && y136 !== null && !Array.isArray(y136)))
-                          H.typeErr(c, c.pathAt(d + 2), y136, 'object');
+                        if (!(typeof y138 === 'object' && y138 !== null && !Array.isArray(y138)))
+                          H.typeErr(c, c.pathAt(d + 2), y138, 'object');
                         else {
-                          for (const k137 in y136) {
-                            switch (k137) {
+                          for (const k139 in y138) {
+                            switch (k139) {
                               case 'name': {
-                                const y138: any = y136[k137];
-                                if (!(typeof y138 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y138, 'string');
+                                const y140: any = y138[k139];
+                                if (!(typeof y140 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y140, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y139: any = y136[k137];
-                                if (!(typeof y139 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y139, 'string');
+                                const y141: any = y138[k139];
+                                if (!(typeof y141 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y141, 'string');
                                 break;
                               }
                             }
@@ -1550,304 +1703,308 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       }
                       break;
                     case 20:
-                      if (k121 === 'nodePublishSecretRef') {
-                        const y140: any = y118[k121];
-                        const ov141: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'nodePublishSecretRef') {
+                        const y142: any = y119[k122];
+                        const ov143: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'nodePublishSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y140 === 'object' && y140 !== null && !Array.isArray(y140)))
-                          H.typeErr(c, c.pathAt(d + 2), y140, 'object');
+                        if (!(typeof y142 === 'object' && y142 !== null && !Array.isArray(y142)))
+                          H.typeErr(c, c.pathAt(d + 2), y142, 'object');
                         else {
-                          for (const k142 in y140) {
-                            switch (k142) {
+                          for (const k144 in y142) {
+                            switch (k144) {
                               case 'name': {
-                                const y143: any = y140[k142];
-                                if (!(typeof y143 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y143, 'string');
+                                const y145: any = y142[k144];
+                                if (!(typeof y145 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y145, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y144: any = y140[k142];
-                                if (!(typeof y144 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y144, 'string');
+                                const y146: any = y142[k144];
+                                if (!(typeof y146 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y146, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r25(y140, ov141, c);
+                        R[25](y142, ov143, c);
                       }
                       break;
                     case 25:
-                      if (k121 === 'controllerExpandSecretRef') {
-                        const y145: any = y118[k121];
-                        const ov146: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'controllerExpandSecretRef') {
+                        const y147: any = y119[k122];
+                        const ov148: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'controllerExpandSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y145 === 'object' && y145 !== null && !Array.isArray(y145)))
-                          H.typeErr(c, c.pathAt(d + 2), y145, 'object');
+                        if (!(typeof y147 === 'object' && y147 !== null && !Array.isArray(y147)))
+                          H.typeErr(c, c.pathAt(d + 2), y147, 'object');
                         else {
-                          for (const k147 in y145) {
-                            switch (k147) {
+                          for (const k149 in y147) {
+                            switch (k149) {
                               case 'name': {
-                                const y148: any = y145[k147];
-                                if (!(typeof y148 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y148, 'string');
+                                const y150: any = y147[k149];
+                                if (!(typeof y150 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y150, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y149: any = y145[k147];
-                                if (!(typeof y149 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y149, 'string');
+                                const y151: any = y147[k149];
+                                if (!(typeof y151 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y151, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r26(y145, ov146, c);
+                        R[26](y147, ov148, c);
                       }
                       break;
                     case 19:
-                      if (k121 === 'nodeExpandSecretRef') {
-                        const y150: any = y118[k121];
-                        const ov151: any = oo120 !== undefined && hop.call(oo120, k121) ? oo120[k121] : undefined;
+                      if (k122 === 'nodeExpandSecretRef') {
+                        const y152: any = y119[k122];
+                        const ov153: any = oo121 !== undefined && hop.call(oo121, k122) ? oo121[k122] : undefined;
                         c.segs[d + 1] = 'nodeExpandSecretRef';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y150 === 'object' && y150 !== null && !Array.isArray(y150)))
-                          H.typeErr(c, c.pathAt(d + 2), y150, 'object');
+                        if (!(typeof y152 === 'object' && y152 !== null && !Array.isArray(y152)))
+                          H.typeErr(c, c.pathAt(d + 2), y152, 'object');
                         else {
-                          for (const k152 in y150) {
-                            switch (k152) {
+                          for (const k154 in y152) {
+                            switch (k154) {
                               case 'name': {
-                                const y153: any = y150[k152];
-                                if (!(typeof y153 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y153, 'string');
+                                const y155: any = y152[k154];
+                                if (!(typeof y155 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'name'), y155, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y154: any = y150[k152];
-                                if (!(typeof y154 === 'string'))
-                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y154, 'string');
+                                const y156: any = y152[k154];
+                                if (!(typeof y156 === 'string'))
+                                  H.typeErr(c, H.pj(c.pathAt(d + 2), 'namespace'), y156, 'string');
                                 break;
                               }
                             }
                           }
                         }
                         c.len = d + 2;
-                        r27(y150, ov151, c);
+                        R[27](y152, ov153, c);
                       }
                       break;
                   }
                 }
-                if (!hop.call(y118, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
-                if (!hop.call(y118, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
+                if (!hop.call(y119, 'driver')) H.required(c, H.pj(c.pathAt(d + 1), 'driver'));
+                if (!hop.call(y119, 'volumeHandle')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeHandle'));
               }
             }
             break;
           case 2:
-            if (k23 === 'fc') {
-              const y155: any = x[k23];
-              const ov156: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'fc') {
+              const y157: any = x[k22];
+              const ov158: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'fc';
               c.kinds[d] = 0;
-              if (!(typeof y155 === 'object' && y155 !== null && !Array.isArray(y155)))
-                H.typeErr(c, c.pathAt(d + 1), y155, 'object');
+              if (!(typeof y157 === 'object' && y157 !== null && !Array.isArray(y157)))
+                H.typeErr(c, c.pathAt(d + 1), y157, 'object');
               else {
-                const oo157: any = ov156 !== undefined && H.isObject(ov156) ? ov156 : undefined;
-                for (const k158 in y155) {
-                  switch (k158.length) {
+                const oo159: any = ov158 !== undefined && H.isObject(ov158) ? ov158 : undefined;
+                for (const k160 in y157) {
+                  switch (k160.length) {
                     case 10:
-                      if (k158 === 'targetWWNs') {
-                        const y159: any = y155[k158];
-                        if (!Array.isArray(y159)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y159, 'array');
+                      if (k160 === 'targetWWNs') {
+                        const y161: any = y157[k160];
+                        if (!Array.isArray(y161)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'targetWWNs'), y161, 'array');
                         else {
-                          for (let i160 = 0; i160 < y159.length; i160++) {
-                            const y161: any = y159[i160];
-                            if (!(typeof y161 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i160), y161, 'string');
+                          for (let i162 = 0; i162 < y161.length; i162++) {
+                            const y163: any = y161[i162];
+                            if (!(typeof y163 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'targetWWNs'), i162), y163, 'string');
                           }
                         }
                       }
                       break;
                     case 3:
-                      if (k158 === 'lun') {
-                        const y162: any = y155[k158];
-                        const ov163: any = oo157 !== undefined && hop.call(oo157, k158) ? oo157[k158] : undefined;
+                      if (k160 === 'lun') {
+                        const y164: any = y157[k160];
+                        const ov165: any = oo159 !== undefined && hop.call(oo159, k160) ? oo159[k160] : undefined;
                         c.segs[d + 1] = 'lun';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y162 === 'number' && Number.isInteger(y162)))
-                          H.typeErr(c, c.pathAt(d + 2), y162, 'integer');
+                        if (!(typeof y164 === 'number' && Number.isInteger(y164)))
+                          H.typeErr(c, c.pathAt(d + 2), y164, 'integer');
                         else {
-                          if (!nf164(y162)) H.numFormat(c, c.pathAt(d + 2), y162, k165);
-                          c.len = d + 2;
-                          r28(y162, ov163, c);
+                          if (!nf166(y164)) H.numFormat(c, c.pathAt(d + 2), y164, k167);
+                          if (c.celBudget !== Infinity || !cg168(y164)) {
+                            c.len = d + 2;
+                            R[28](y164, ov165, c);
+                          }
                         }
                       }
                       break;
                     case 6:
-                      if (k158 === 'fsType') {
-                        const y166: any = y155[k158];
-                        if (!(typeof y166 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y166, 'string');
+                      if (k160 === 'fsType') {
+                        const y169: any = y157[k160];
+                        if (!(typeof y169 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y169, 'string');
                       }
                       break;
                     case 8:
-                      if (k158 === 'readOnly') {
-                        const y167: any = y155[k158];
-                        if (!(typeof y167 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y167, 'boolean');
+                      if (k160 === 'readOnly') {
+                        const y170: any = y157[k160];
+                        if (!(typeof y170 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y170, 'boolean');
                       }
                       break;
                     case 5:
-                      if (k158 === 'wwids') {
-                        const y168: any = y155[k158];
-                        if (!Array.isArray(y168)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y168, 'array');
+                      if (k160 === 'wwids') {
+                        const y171: any = y157[k160];
+                        if (!Array.isArray(y171)) H.typeErr(c, H.pj(c.pathAt(d + 1), 'wwids'), y171, 'array');
                         else {
-                          for (let i169 = 0; i169 < y168.length; i169++) {
-                            const y170: any = y168[i169];
-                            if (!(typeof y170 === 'string'))
-                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i169), y170, 'string');
+                          for (let i172 = 0; i172 < y171.length; i172++) {
+                            const y173: any = y171[i172];
+                            if (!(typeof y173 === 'string'))
+                              H.typeErr(c, H.pb(H.pj(c.pathAt(d + 1), 'wwids'), i172), y173, 'string');
                           }
                         }
                       }
                       break;
                   }
                 }
-                c.len = d + 1;
-                r29(y155, ov156, c);
+                if (c.celBudget !== Infinity || !cg174(y157)) {
+                  c.len = d + 1;
+                  R[29](y157, ov158, c);
+                }
               }
             }
             break;
           case 9:
-            if (k23 === 'fileShare') {
-              const y234: any = x[k23];
-              const ov235: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'fileShare') {
+              const y244: any = x[k22];
+              const ov245: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'fileShare';
-              c.kinds[d] = 0;
-              if (!(typeof y234 === 'object' && y234 !== null && !Array.isArray(y234)))
-                H.typeErr(c, c.pathAt(d + 1), y234, 'object');
-              else {
-                const oo236: any = ov235 !== undefined && H.isObject(ov235) ? ov235 : undefined;
-                for (const k237 in y234) {
-                  switch (k237) {
-                    case 'secretName': {
-                      const y238: any = y234[k237];
-                      if (!(typeof y238 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y238, 'string');
-                      break;
-                    }
-                    case 'shareName': {
-                      const y239: any = y234[k237];
-                      if (!(typeof y239 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y239, 'string');
-                      break;
-                    }
-                    case 'readOnly': {
-                      const y240: any = y234[k237];
-                      if (!(typeof y240 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y240, 'boolean');
-                      break;
-                    }
-                    case 'secretNamespace': {
-                      const y241: any = y234[k237];
-                      const ov242: any = oo236 !== undefined && hop.call(oo236, k237) ? oo236[k237] : undefined;
-                      c.segs[d + 1] = 'secretNamespace';
-                      c.kinds[d + 1] = 0;
-                      if (!(typeof y241 === 'string')) H.typeErr(c, c.pathAt(d + 2), y241, 'string');
-                      else {
-                        if (!H.surelyNonEmpty(y241)) {
-                          c.len = d + 2;
-                          r39(y241, ov242, c);
-                        }
-                      }
-                      break;
-                    }
-                  }
-                }
-                if (!hop.call(y234, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
-                if (!hop.call(y234, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
-                if (!hop.call(y234, 'secretNamespace')) {
-                  c.segs[d + 1] = 'secretNamespace';
-                  c.kinds[d + 1] = 0;
-                  const ov243: any =
-                    ov235 !== undefined && H.isObject(ov235) && hop.call(ov235, 'secretNamespace')
-                      ? ov235['secretNamespace']
-                      : undefined;
-                  c.len = d + 2;
-                  r39(undefined, ov243, c);
-                }
-              }
-            }
-            break;
-          case 21:
-            if (k23 === 'distributedFilesystem') {
-              const y244: any = x[k23];
-              const ov245: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
-              c.segs[d] = 'distributedFilesystem';
               c.kinds[d] = 0;
               if (!(typeof y244 === 'object' && y244 !== null && !Array.isArray(y244)))
                 H.typeErr(c, c.pathAt(d + 1), y244, 'object');
               else {
                 const oo246: any = ov245 !== undefined && H.isObject(ov245) ? ov245 : undefined;
                 for (const k247 in y244) {
-                  switch (k247.length) {
+                  switch (k247) {
+                    case 'secretName': {
+                      const y248: any = y244[k247];
+                      if (!(typeof y248 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretName'), y248, 'string');
+                      break;
+                    }
+                    case 'shareName': {
+                      const y249: any = y244[k247];
+                      if (!(typeof y249 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'shareName'), y249, 'string');
+                      break;
+                    }
+                    case 'readOnly': {
+                      const y250: any = y244[k247];
+                      if (!(typeof y250 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y250, 'boolean');
+                      break;
+                    }
+                    case 'secretNamespace': {
+                      const y251: any = y244[k247];
+                      const ov252: any = oo246 !== undefined && hop.call(oo246, k247) ? oo246[k247] : undefined;
+                      c.segs[d + 1] = 'secretNamespace';
+                      c.kinds[d + 1] = 0;
+                      if (!(typeof y251 === 'string')) H.typeErr(c, c.pathAt(d + 2), y251, 'string');
+                      else {
+                        if (!H.surelyNonEmpty(y251)) {
+                          c.len = d + 2;
+                          R[39](y251, ov252, c);
+                        }
+                      }
+                      break;
+                    }
+                  }
+                }
+                if (!hop.call(y244, 'secretName')) H.required(c, H.pj(c.pathAt(d + 1), 'secretName'));
+                if (!hop.call(y244, 'shareName')) H.required(c, H.pj(c.pathAt(d + 1), 'shareName'));
+                if (!hop.call(y244, 'secretNamespace')) {
+                  c.segs[d + 1] = 'secretNamespace';
+                  c.kinds[d + 1] = 0;
+                  const ov253: any =
+                    ov245 !== undefined && H.isObject(ov245) && hop.call(ov245, 'secretNamespace')
+                      ? ov245['secretNamespace']
+                      : undefined;
+                  c.len = d + 2;
+                  R[39](undefined, ov253, c);
+                }
+              }
+            }
+            break;
+          case 21:
+            if (k22 === 'distributedFilesystem') {
+              const y254: any = x[k22];
+              const ov255: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
+              c.segs[d] = 'distributedFilesystem';
+              c.kinds[d] = 0;
+              if (!(typeof y254 === 'object' && y254 !== null && !Array.isArray(y254)))
+                H.typeErr(c, c.pathAt(d + 1), y254, 'object');
+              else {
+                const oo256: any = ov255 !== undefined && H.isObject(ov255) ? ov255 : undefined;
+                for (const k257 in y254) {
+                  switch (k257.length) {
                     case 8:
-                      if (k247 === 'monitors') {
-                        const y248: any = y244[k247];
-                        const ov249: any = oo246 !== undefined && hop.call(oo246, k247) ? oo246[k247] : undefined;
+                      if (k257 === 'monitors') {
+                        const y258: any = y254[k257];
+                        const ov259: any = oo256 !== undefined && hop.call(oo256, k257) ? oo256[k257] : undefined;
                         c.segs[d + 1] = 'monitors';
                         c.kinds[d + 1] = 0;
-                        if (!Array.isArray(y248)) H.typeErr(c, c.pathAt(d + 2), y248, 'array');
+                        if (!Array.isArray(y258)) H.typeErr(c, c.pathAt(d + 2), y258, 'array');
                         else {
-                          for (let i250 = 0; i250 < y248.length; i250++) {
-                            const y251: any = y248[i250];
-                            if (!(typeof y251 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i250), y251, 'string');
+                          for (let i260 = 0; i260 < y258.length; i260++) {
+                            const y261: any = y258[i260];
+                            if (!(typeof y261 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), i260), y261, 'string');
                           }
-                          if (!H.surelyNonEmpty(y248)) {
+                          if (!H.surelyNonEmpty(y258)) {
                             c.len = d + 2;
-                            r40(y248, ov249, c);
+                            R[40](y258, ov259, c);
                           }
                         }
-                      } else if (k247 === 'readOnly') {
-                        const y259: any = y244[k247];
-                        if (!(typeof y259 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y259, 'boolean');
+                      } else if (k257 === 'readOnly') {
+                        const y269: any = y254[k257];
+                        if (!(typeof y269 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y269, 'boolean');
                       }
                       break;
                     case 4:
-                      if (k247 === 'path') {
-                        const y252: any = y244[k247];
-                        if (!(typeof y252 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y252, 'string');
-                      } else if (k247 === 'user') {
-                        const y253: any = y244[k247];
-                        if (!(typeof y253 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y253, 'string');
+                      if (k257 === 'path') {
+                        const y262: any = y254[k257];
+                        if (!(typeof y262 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y262, 'string');
+                      } else if (k257 === 'user') {
+                        const y263: any = y254[k257];
+                        if (!(typeof y263 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y263, 'string');
                       }
                       break;
                     case 10:
-                      if (k247 === 'secretFile') {
-                        const y254: any = y244[k247];
-                        if (!(typeof y254 === 'string'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y254, 'string');
+                      if (k257 === 'secretFile') {
+                        const y264: any = y254[k257];
+                        if (!(typeof y264 === 'string'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretFile'), y264, 'string');
                       }
                       break;
                     case 9:
-                      if (k247 === 'secretRef') {
-                        const y255: any = y244[k247];
-                        if (!(typeof y255 === 'object' && y255 !== null && !Array.isArray(y255)))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y255, 'object');
+                      if (k257 === 'secretRef') {
+                        const y265: any = y254[k257];
+                        if (!(typeof y265 === 'object' && y265 !== null && !Array.isArray(y265)))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y265, 'object');
                         else {
-                          for (const k256 in y255) {
-                            switch (k256) {
+                          for (const k266 in y265) {
+                            switch (k266) {
                               case 'name': {
-                                const y257: any = y255[k256];
-                                if (!(typeof y257 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y257, 'string');
+                                const y267: any = y265[k266];
+                                if (!(typeof y267 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y267, 'string');
                                 break;
                               }
                               case 'namespace': {
-                                const y258: any = y255[k256];
-                                if (!(typeof y258 === 'string'))
-                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y258, 'string');
+                                const y268: any = y265[k266];
+                                if (!(typeof y268 === 'string'))
+                                  H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y268, 'string');
                                 break;
                               }
                             }
@@ -1857,63 +2014,63 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                   }
                 }
-                if (!hop.call(y244, 'monitors')) {
+                if (!hop.call(y254, 'monitors')) {
                   c.segs[d + 1] = 'monitors';
                   c.kinds[d + 1] = 0;
-                  const ov260: any =
-                    ov245 !== undefined && H.isObject(ov245) && hop.call(ov245, 'monitors')
-                      ? ov245['monitors']
+                  const ov270: any =
+                    ov255 !== undefined && H.isObject(ov255) && hop.call(ov255, 'monitors')
+                      ? ov255['monitors']
                       : undefined;
                   c.len = d + 2;
-                  r40(undefined, ov260, c);
+                  R[40](undefined, ov270, c);
                 }
               }
             }
             break;
           case 13:
-            if (k23 === 'volumeService') {
-              const y261: any = x[k23];
-              const ov262: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'volumeService') {
+              const y271: any = x[k22];
+              const ov272: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'volumeService';
               c.kinds[d] = 0;
-              if (!(typeof y261 === 'object' && y261 !== null && !Array.isArray(y261)))
-                H.typeErr(c, c.pathAt(d + 1), y261, 'object');
+              if (!(typeof y271 === 'object' && y271 !== null && !Array.isArray(y271)))
+                H.typeErr(c, c.pathAt(d + 1), y271, 'object');
               else {
-                for (const k263 in y261) {
-                  switch (k263) {
+                for (const k273 in y271) {
+                  switch (k273) {
                     case 'volumeID': {
-                      const y264: any = y261[k263];
-                      if (!(typeof y264 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y264, 'string');
+                      const y274: any = y271[k273];
+                      if (!(typeof y274 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volumeID'), y274, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y265: any = y261[k263];
-                      if (!(typeof y265 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y265, 'string');
+                      const y275: any = y271[k273];
+                      if (!(typeof y275 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'fsType'), y275, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y266: any = y261[k263];
-                      if (!(typeof y266 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y266, 'boolean');
+                      const y276: any = y271[k273];
+                      if (!(typeof y276 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y276, 'boolean');
                       break;
                     }
                     case 'secretRef': {
-                      const y267: any = y261[k263];
-                      if (!(typeof y267 === 'object' && y267 !== null && !Array.isArray(y267)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y267, 'object');
+                      const y277: any = y271[k273];
+                      if (!(typeof y277 === 'object' && y277 !== null && !Array.isArray(y277)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'secretRef'), y277, 'object');
                       else {
-                        for (const k268 in y267) {
-                          switch (k268) {
+                        for (const k278 in y277) {
+                          switch (k278) {
                             case 'name': {
-                              const y269: any = y267[k268];
-                              if (!(typeof y269 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y269, 'string');
+                              const y279: any = y277[k278];
+                              if (!(typeof y279 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'name'), y279, 'string');
                               break;
                             }
                             case 'namespace': {
-                              const y270: any = y267[k268];
-                              if (!(typeof y270 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y270, 'string');
+                              const y280: any = y277[k278];
+                              if (!(typeof y280 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'secretRef'), 'namespace'), y280, 'string');
                               break;
                             }
                           }
@@ -1923,176 +2080,188 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     }
                   }
                 }
-                if (!hop.call(y261, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
-                c.len = d + 1;
-                r41(y261, ov262, c);
+                if (!hop.call(y271, 'volumeID')) H.required(c, H.pj(c.pathAt(d + 1), 'volumeID'));
+                if (c.celBudget !== Infinity || !cg281(y271)) {
+                  c.len = d + 1;
+                  R[41](y271, ov272, c);
+                }
               }
-            } else if (k23 === 'datasetVolume') {
-              const y271: any = x[k23];
-              const ov272: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'datasetVolume') {
+              const y282: any = x[k22];
+              const ov283: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'datasetVolume';
               c.kinds[d] = 0;
-              if (!(typeof y271 === 'object' && y271 !== null && !Array.isArray(y271)))
-                H.typeErr(c, c.pathAt(d + 1), y271, 'object');
+              if (!(typeof y282 === 'object' && y282 !== null && !Array.isArray(y282)))
+                H.typeErr(c, c.pathAt(d + 1), y282, 'object');
               else {
-                const oo273: any = ov272 !== undefined && H.isObject(ov272) ? ov272 : undefined;
-                for (const k274 in y271) {
-                  switch (k274) {
+                const oo284: any = ov283 !== undefined && H.isObject(ov283) ? ov283 : undefined;
+                for (const k285 in y282) {
+                  switch (k285) {
                     case 'datasetName': {
-                      const y275: any = y271[k274];
-                      const ov276: any = oo273 !== undefined && hop.call(oo273, k274) ? oo273[k274] : undefined;
+                      const y286: any = y282[k285];
+                      const ov287: any = oo284 !== undefined && hop.call(oo284, k285) ? oo284[k285] : undefined;
                       c.segs[d + 1] = 'datasetName';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y275 === 'string')) H.typeErr(c, c.pathAt(d + 2), y275, 'string');
+                      if (!(typeof y286 === 'string')) H.typeErr(c, c.pathAt(d + 2), y286, 'string');
                       else {
-                        c.len = d + 2;
-                        r42(y275, ov276, c);
+                        if (c.celBudget !== Infinity || !cg288(y286)) {
+                          c.len = d + 2;
+                          R[42](y286, ov287, c);
+                        }
                       }
                       break;
                     }
                     case 'datasetUUID': {
-                      const y277: any = y271[k274];
-                      if (!(typeof y277 === 'string'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y277, 'string');
+                      const y289: any = y282[k285];
+                      if (!(typeof y289 === 'string'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'datasetUUID'), y289, 'string');
                       break;
                     }
                   }
                 }
-                c.len = d + 1;
-                r43(y271, ov272, c);
+                if (c.celBudget !== Infinity || !cg290(y282)) {
+                  c.len = d + 1;
+                  R[43](y282, ov283, c);
+                }
               }
             }
             break;
           case 18:
-            if (k23 === 'scaleOutFilesystem') {
-              const y278: any = x[k23];
-              const ov279: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            if (k22 === 'scaleOutFilesystem') {
+              const y291: any = x[k22];
+              const ov292: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'scaleOutFilesystem';
               c.kinds[d] = 0;
-              if (!(typeof y278 === 'object' && y278 !== null && !Array.isArray(y278)))
-                H.typeErr(c, c.pathAt(d + 1), y278, 'object');
+              if (!(typeof y291 === 'object' && y291 !== null && !Array.isArray(y291)))
+                H.typeErr(c, c.pathAt(d + 1), y291, 'object');
               else {
-                const oo280: any = ov279 !== undefined && H.isObject(ov279) ? ov279 : undefined;
-                for (const k281 in y278) {
-                  switch (k281) {
+                const oo293: any = ov292 !== undefined && H.isObject(ov292) ? ov292 : undefined;
+                for (const k294 in y291) {
+                  switch (k294) {
                     case 'endpoints': {
-                      const y282: any = y278[k281];
-                      if (!(typeof y282 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y282, 'string');
+                      const y295: any = y291[k294];
+                      if (!(typeof y295 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'endpoints'), y295, 'string');
                       break;
                     }
                     case 'path': {
-                      const y283: any = y278[k281];
-                      if (!(typeof y283 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y283, 'string');
+                      const y296: any = y291[k294];
+                      if (!(typeof y296 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'path'), y296, 'string');
                       break;
                     }
                     case 'readOnly': {
-                      const y284: any = y278[k281];
-                      if (!(typeof y284 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y284, 'boolean');
+                      const y297: any = y291[k294];
+                      if (!(typeof y297 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y297, 'boolean');
                       break;
                     }
                     case 'endpointsNamespace': {
-                      const y285: any = y278[k281];
-                      const ov286: any = oo280 !== undefined && hop.call(oo280, k281) ? oo280[k281] : undefined;
+                      const y298: any = y291[k294];
+                      const ov299: any = oo293 !== undefined && hop.call(oo293, k294) ? oo293[k294] : undefined;
                       c.segs[d + 1] = 'endpointsNamespace';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y285 === 'string')) H.typeErr(c, c.pathAt(d + 2), y285, 'string');
+                      if (!(typeof y298 === 'string')) H.typeErr(c, c.pathAt(d + 2), y298, 'string');
                       else {
-                        if (typeof y285 !== 'string' || !ok287(y285)) {
+                        if (typeof y298 !== 'string' || !ok300(y298)) {
                           c.len = d + 2;
-                          r44(y285, ov286, c);
+                          R[44](y298, ov299, c);
                         }
-                        c.len = d + 2;
-                        r45(y285, ov286, c);
+                        if (c.celBudget !== Infinity || !cg301(y298)) {
+                          c.len = d + 2;
+                          R[45](y298, ov299, c);
+                        }
                       }
                       break;
                     }
                   }
                 }
-                if (!hop.call(y278, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
-                if (!hop.call(y278, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
+                if (!hop.call(y291, 'endpoints')) H.required(c, H.pj(c.pathAt(d + 1), 'endpoints'));
+                if (!hop.call(y291, 'path')) H.required(c, H.pj(c.pathAt(d + 1), 'path'));
               }
             }
             break;
           case 14:
-            if (k23 === 'persistentDisk') {
-              const y288: any = x[k23];
-              if (!(typeof y288 === 'object' && y288 !== null && !Array.isArray(y288)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y288, 'object');
+            if (k22 === 'persistentDisk') {
+              const y302: any = x[k22];
+              if (!(typeof y302 === 'object' && y302 !== null && !Array.isArray(y302)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'persistentDisk'), y302, 'object');
               else {
-                for (const k289 in y288) {
-                  switch (k289) {
+                for (const k303 in y302) {
+                  switch (k303) {
                     case 'pdID': {
-                      const y290: any = y288[k289];
-                      if (!(typeof y290 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y290, 'string');
+                      const y304: any = y302[k303];
+                      if (!(typeof y304 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'), y304, 'string');
                       break;
                     }
                     case 'fsType': {
-                      const y291: any = y288[k289];
-                      if (!(typeof y291 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y291, 'string');
+                      const y305: any = y302[k303];
+                      if (!(typeof y305 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'fsType'), y305, 'string');
                       break;
                     }
                   }
                 }
-                if (!hop.call(y288, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
+                if (!hop.call(y302, 'pdID')) H.required(c, H.pj(H.pj(c.pathAt(d), 'persistentDisk'), 'pdID'));
               }
-            } else if (k23 === 'registryVolume') {
-              const y297: any = x[k23];
-              const ov298: any = oo22 !== undefined && hop.call(oo22, k23) ? oo22[k23] : undefined;
+            } else if (k22 === 'registryVolume') {
+              const y311: any = x[k22];
+              const ov312: any = oo21 !== undefined && hop.call(oo21, k22) ? oo21[k22] : undefined;
               c.segs[d] = 'registryVolume';
               c.kinds[d] = 0;
-              if (!(typeof y297 === 'object' && y297 !== null && !Array.isArray(y297)))
-                H.typeErr(c, c.pathAt(d + 1), y297, 'object');
+              if (!(typeof y311 === 'object' && y311 !== null && !Array.isArray(y311)))
+                H.typeErr(c, c.pathAt(d + 1), y311, 'object');
               else {
-                const oo299: any = ov298 !== undefined && H.isObject(ov298) ? ov298 : undefined;
-                for (const k300 in y297) {
-                  switch (k300.length) {
+                const oo313: any = ov312 !== undefined && H.isObject(ov312) ? ov312 : undefined;
+                for (const k314 in y311) {
+                  switch (k314.length) {
                     case 8:
-                      if (k300 === 'registry') {
-                        const y301: any = y297[k300];
-                        const ov302: any = oo299 !== undefined && hop.call(oo299, k300) ? oo299[k300] : undefined;
+                      if (k314 === 'registry') {
+                        const y315: any = y311[k314];
+                        const ov316: any = oo313 !== undefined && hop.call(oo313, k314) ? oo313[k314] : undefined;
                         c.segs[d + 1] = 'registry';
                         c.kinds[d + 1] = 0;
-                        if (!(typeof y301 === 'string')) H.typeErr(c, c.pathAt(d + 2), y301, 'string');
+                        if (!(typeof y315 === 'string')) H.typeErr(c, c.pathAt(d + 2), y315, 'string');
                         else {
-                          c.len = d + 2;
-                          r46(y301, ov302, c);
+                          if (c.celBudget !== Infinity || !cg317(y315)) {
+                            c.len = d + 2;
+                            R[46](y315, ov316, c);
+                          }
                         }
-                      } else if (k300 === 'readOnly') {
-                        const y304: any = y297[k300];
-                        if (!(typeof y304 === 'boolean'))
-                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y304, 'boolean');
+                      } else if (k314 === 'readOnly') {
+                        const y319: any = y311[k314];
+                        if (!(typeof y319 === 'boolean'))
+                          H.typeErr(c, H.pj(c.pathAt(d + 1), 'readOnly'), y319, 'boolean');
                       }
                       break;
                     case 6:
-                      if (k300 === 'volume') {
-                        const y303: any = y297[k300];
-                        if (!(typeof y303 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y303, 'string');
-                      } else if (k300 === 'tenant') {
-                        const y307: any = y297[k300];
-                        if (!(typeof y307 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y307, 'string');
+                      if (k314 === 'volume') {
+                        const y318: any = y311[k314];
+                        if (!(typeof y318 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'volume'), y318, 'string');
+                      } else if (k314 === 'tenant') {
+                        const y322: any = y311[k314];
+                        if (!(typeof y322 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'tenant'), y322, 'string');
                       }
                       break;
                     case 4:
-                      if (k300 === 'user') {
-                        const y305: any = y297[k300];
-                        if (!(typeof y305 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y305, 'string');
+                      if (k314 === 'user') {
+                        const y320: any = y311[k314];
+                        if (!(typeof y320 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'user'), y320, 'string');
                       }
                       break;
                     case 5:
-                      if (k300 === 'group') {
-                        const y306: any = y297[k300];
-                        if (!(typeof y306 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y306, 'string');
+                      if (k314 === 'group') {
+                        const y321: any = y311[k314];
+                        if (!(typeof y321 === 'string')) H.typeErr(c, H.pj(c.pathAt(d + 1), 'group'), y321, 'string');
                       }
                       break;
                   }
                 }
-                if (!hop.call(y297, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
-                if (!hop.call(y297, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
-                c.len = d + 1;
-                r47(y297, ov298, c);
+                if (!hop.call(y311, 'registry')) H.required(c, H.pj(c.pathAt(d + 1), 'registry'));
+                if (!hop.call(y311, 'volume')) H.required(c, H.pj(c.pathAt(d + 1), 'volume'));
+                if (c.celBudget !== Infinity || !cg323(y311)) {
+                  c.len = d + 1;
+                  R[47](y311, ov312, c);
+                }
               }
             }
             break;
@@ -2101,73 +2270,77 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'accessModes')) {
         c.segs[d] = 'accessModes';
         c.kinds[d] = 0;
-        const ov351: any =
+        const ov366: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'accessModes') ? o['accessModes'] : undefined;
         c.len = d + 1;
-        r4(undefined, ov351, c);
+        R[4](undefined, ov366, c);
       }
       if (!hop.call(x, 'nodeAffinity')) {
         c.segs[d] = 'nodeAffinity';
         c.kinds[d] = 0;
-        const ov352: any =
+        const ov367: any =
           o !== undefined && H.isObject(o) && hop.call(o, 'nodeAffinity') ? o['nodeAffinity'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r9(undefined, ov352, c);
+          R[9](undefined, ov367, c);
         }
       }
       if (!hop.call(x, 'volumeMode')) {
         c.segs[d] = 'volumeMode';
         c.kinds[d] = 0;
-        const ov353: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
+        const ov368: any = o !== undefined && H.isObject(o) && hop.call(o, 'volumeMode') ? o['volumeMode'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r13(undefined, ov353, c);
+          R[13](undefined, ov368, c);
         }
       }
+      if (!(H.countSet(x, k369) === 1)) {
+        c.len = d;
+        R[51](x, o, c);
+      }
       c.len = d;
-      r51(x, o, c);
-      c.len = d;
-      r52(x, o, c);
+      R[52](x, o, c);
     }
   }
   function f40(x: any, o: any, c: ValidationContext, d: number): void {
     // VolumeAttachmentSource
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
-      const oo18: any = o !== undefined && H.isObject(o) ? o : undefined;
-      for (const k19 in x) {
-        switch (k19) {
+      const oo17: any = o !== undefined && H.isObject(o) ? o : undefined;
+      for (const k18 in x) {
+        switch (k18) {
           case 'inlineVolumeSpec': {
-            const y20: any = x[k19];
-            const ov21: any = oo18 !== undefined && hop.call(oo18, k19) ? oo18[k19] : undefined;
+            const y19: any = x[k18];
+            const ov20: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
             c.segs[d] = 'inlineVolumeSpec';
             c.kinds[d] = 0;
-            f41(y20, ov21, c, d + 1);
+            f41(y19, ov20, c, d + 1);
             break;
           }
           case 'persistentVolumeName': {
-            const y354: any = x[k19];
-            const ov355: any = oo18 !== undefined && hop.call(oo18, k19) ? oo18[k19] : undefined;
+            const y370: any = x[k18];
+            const ov371: any = oo17 !== undefined && hop.call(oo17, k18) ? oo17[k18] : undefined;
             c.segs[d] = 'persistentVolumeName';
             c.kinds[d] = 0;
-            if (!(typeof y354 === 'string')) H.typeErr(c, c.pathAt(d + 1), y354, 'string');
+            if (!(typeof y370 === 'string')) H.typeErr(c, c.pathAt(d + 1), y370, 'string');
             else {
-              if (!H.surelyNonEmpty(y354)) {
+              if (!H.surelyNonEmpty(y370)) {
                 c.len = d + 1;
-                r53(y354, ov355, c);
+                R[53](y370, ov371, c);
               }
-              if (typeof y354 !== 'string' || !ok356(y354)) {
+              if (typeof y370 !== 'string' || !ok12(y370)) {
                 c.len = d + 1;
-                r54(y354, ov355, c);
+                R[54](y370, ov371, c);
               }
             }
             break;
           }
         }
       }
-      c.len = d;
-      r55(x, o, c);
+      if (c.celBudget !== Infinity || !cg372(x)) {
+        c.len = d;
+        R[55](x, o, c);
+      }
     }
   }
   function f37(x: any, o: any, c: ValidationContext, d: number): void {
@@ -2187,11 +2360,11 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               if (y10.length > 63 && H.runeCount(y10) > 63) H.maxLen(c, c.pathAt(d + 1), 63);
               if (!H.surelyNonEmpty(y10)) {
                 c.len = d + 1;
-                r1(y10, ov11, c);
+                R[1](y10, ov11, c);
               }
               if (typeof y10 !== 'string' || !ok12(y10)) {
                 c.len = d + 1;
-                r2(y10, ov11, c);
+                R[2](y10, ov11, c);
               }
             }
             break;
@@ -2203,19 +2376,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             c.kinds[d] = 0;
             if (!(typeof y13 === 'string')) H.typeErr(c, c.pathAt(d + 1), y13, 'string');
             else {
-              if (typeof y13 !== 'string' || !ok15(y13)) {
+              if (typeof y13 !== 'string' || !ok12(y13)) {
                 c.len = d + 1;
-                r3(y13, ov14, c);
+                R[3](y13, ov14, c);
               }
             }
             break;
           }
           case 'source': {
-            const y16: any = x[k9];
-            const ov17: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
+            const y15: any = x[k9];
+            const ov16: any = oo8 !== undefined && hop.call(oo8, k9) ? oo8[k9] : undefined;
             c.segs[d] = 'source';
             c.kinds[d] = 0;
-            f40(y16, ov17, c, d + 1);
+            f40(y15, ov16, c, d + 1);
             break;
           }
         }
@@ -2225,9 +2398,9 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'attacher')) {
         c.segs[d] = 'attacher';
         c.kinds[d] = 0;
-        const ov357: any = o !== undefined && H.isObject(o) && hop.call(o, 'attacher') ? o['attacher'] : undefined;
+        const ov373: any = o !== undefined && H.isObject(o) && hop.call(o, 'attacher') ? o['attacher'] : undefined;
         c.len = d + 1;
-        r1(undefined, ov357, c);
+        R[1](undefined, ov373, c);
       }
     }
   }
@@ -2256,7 +2429,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               f37(y6, ov7, c, d + 1);
               if (c.update) {
                 c.len = d + 1;
-                r56(y6, ov7, c);
+                R[56](y6, ov7, c);
               }
             }
             break;
@@ -2269,58 +2442,58 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
           case 6:
             if (k1 === 'status') {
-              const y358: any = x[k1];
-              const ov359: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
+              const y374: any = x[k1];
+              const ov375: any = oo0 !== undefined && hop.call(oo0, k1) ? oo0[k1] : undefined;
               c.segs[d] = 'status';
               c.kinds[d] = 0;
-              if (!(typeof y358 === 'object' && y358 !== null && !Array.isArray(y358)))
-                H.typeErr(c, c.pathAt(d + 1), y358, 'object');
+              if (!(typeof y374 === 'object' && y374 !== null && !Array.isArray(y374)))
+                H.typeErr(c, c.pathAt(d + 1), y374, 'object');
               else {
-                const oo360: any = ov359 !== undefined && H.isObject(ov359) ? ov359 : undefined;
-                for (const k361 in y358) {
-                  switch (k361) {
+                const oo376: any = ov375 !== undefined && H.isObject(ov375) ? ov375 : undefined;
+                for (const k377 in y374) {
+                  switch (k377) {
                     case 'attachError': {
-                      const y362: any = y358[k361];
-                      if (!(typeof y362 === 'object' && y362 !== null && !Array.isArray(y362)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attachError'), y362, 'object');
+                      const y378: any = y374[k377];
+                      if (!(typeof y378 === 'object' && y378 !== null && !Array.isArray(y378)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attachError'), y378, 'object');
                       else {
-                        for (const k363 in y362) {
-                          switch (k363) {
+                        for (const k379 in y378) {
+                          switch (k379) {
                             case 'errorCode': {
-                              const y364: any = y362[k363];
-                              if (!(typeof y364 === 'number' && Number.isInteger(y364)))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, 'integer');
+                              const y380: any = y378[k379];
+                              if (!(typeof y380 === 'number' && Number.isInteger(y380)))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y380, 'integer');
                               else {
-                                if (y364 < 0)
-                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, 0, false);
-                                if (!nf365(y364))
-                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y364, k366);
+                                if (y380 < 0)
+                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y380, 0, false);
+                                if (!nf381(y380))
+                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'errorCode'), y380, k382);
                               }
                               break;
                             }
                             case 'message': {
-                              const y367: any = y362[k363];
-                              if (!(typeof y367 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), y367, 'string');
+                              const y383: any = y378[k379];
+                              if (!(typeof y383 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), y383, 'string');
                               else {
-                                if (y367.length > 1024 && H.runeCount(y367) > 1024)
+                                if (y383.length > 1024 && H.runeCount(y383) > 1024)
                                   H.maxLen(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'message'), 1024);
                               }
                               break;
                             }
                             case 'time': {
-                              const y368: any = y362[k363];
-                              if (!(typeof y368 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y368, 'string');
+                              const y384: any = y378[k379];
+                              if (!(typeof y384 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y384, 'string');
                               else {
-                                if (!sf369(y368))
-                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y368, k370);
+                                if (!sf385(y384))
+                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'attachError'), 'time'), y384, k386);
                               }
                               break;
                             }
@@ -2330,64 +2503,66 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                       break;
                     }
                     case 'attached': {
-                      const y371: any = y358[k361];
-                      if (!(typeof y371 === 'boolean'))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attached'), y371, 'boolean');
+                      const y387: any = y374[k377];
+                      if (!(typeof y387 === 'boolean'))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'attached'), y387, 'boolean');
                       break;
                     }
                     case 'attachmentMetadata': {
-                      const y372: any = y358[k361];
-                      const ov373: any = oo360 !== undefined && hop.call(oo360, k361) ? oo360[k361] : undefined;
+                      const y388: any = y374[k377];
+                      const ov389: any = oo376 !== undefined && hop.call(oo376, k377) ? oo376[k377] : undefined;
                       c.segs[d + 1] = 'attachmentMetadata';
                       c.kinds[d + 1] = 0;
-                      if (!(typeof y372 === 'object' && y372 !== null && !Array.isArray(y372)))
-                        H.typeErr(c, c.pathAt(d + 2), y372, 'object');
+                      if (!(typeof y388 === 'object' && y388 !== null && !Array.isArray(y388)))
+                        H.typeErr(c, c.pathAt(d + 2), y388, 'object');
                       else {
-                        for (const k374 in y372) {
-                          const y375: any = y372[k374];
-                          if (!(typeof y375 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k374), y375, 'string');
+                        for (const k390 in y388) {
+                          const y391: any = y388[k390];
+                          if (!(typeof y391 === 'string')) H.typeErr(c, H.pb(c.pathAt(d + 2), k390), y391, 'string');
                         }
-                        c.len = d + 2;
-                        r57(y372, ov373, c);
+                        if (!H.surelyWithin(y388, null, 262144, true)) {
+                          c.len = d + 2;
+                          R[57](y388, ov389, c);
+                        }
                       }
                       break;
                     }
                     case 'detachError': {
-                      const y376: any = y358[k361];
-                      if (!(typeof y376 === 'object' && y376 !== null && !Array.isArray(y376)))
-                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'detachError'), y376, 'object');
+                      const y392: any = y374[k377];
+                      if (!(typeof y392 === 'object' && y392 !== null && !Array.isArray(y392)))
+                        H.typeErr(c, H.pj(c.pathAt(d + 1), 'detachError'), y392, 'object');
                       else {
-                        for (const k377 in y376) {
-                          switch (k377) {
+                        for (const k393 in y392) {
+                          switch (k393) {
                             case 'errorCode': {
-                              const y378: any = y376[k377];
-                              if (!(typeof y378 === 'number' && Number.isInteger(y378)))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, 'integer');
+                              const y394: any = y392[k393];
+                              if (!(typeof y394 === 'number' && Number.isInteger(y394)))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y394, 'integer');
                               else {
-                                if (y378 < 0)
-                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, 0, false);
-                                if (!nf379(y378))
-                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y378, k380);
+                                if (y394 < 0)
+                                  H.minimum(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y394, 0, false);
+                                if (!nf395(y394))
+                                  H.numFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'errorCode'), y394, k396);
                               }
                               break;
                             }
                             case 'message': {
-                              const y381: any = y376[k377];
-                              if (!(typeof y381 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), y381, 'string');
+                              const y397: any = y392[k393];
+                              if (!(typeof y397 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), y397, 'string');
                               else {
-                                if (y381.length > 1024 && H.runeCount(y381) > 1024)
+                                if (y397.length > 1024 && H.runeCount(y397) > 1024)
                                   H.maxLen(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'message'), 1024);
                               }
                               break;
                             }
                             case 'time': {
-                              const y382: any = y376[k377];
-                              if (!(typeof y382 === 'string'))
-                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y382, 'string');
+                              const y398: any = y392[k393];
+                              if (!(typeof y398 === 'string'))
+                                H.typeErr(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y398, 'string');
                               else {
-                                if (!sf383(y382))
-                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y382, k384);
+                                if (!sf399(y398))
+                                  H.strFormat(c, H.pj(H.pj(c.pathAt(d + 1), 'detachError'), 'time'), y398, k400);
                               }
                               break;
                             }
@@ -2398,7 +2573,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                     }
                   }
                 }
-                if (!hop.call(y358, 'attached')) H.required(c, H.pj(c.pathAt(d + 1), 'attached'));
+                if (!hop.call(y374, 'attached')) H.required(c, H.pj(c.pathAt(d + 1), 'attached'));
               }
             }
             break;
@@ -2408,10 +2583,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'spec')) {
         c.segs[d] = 'spec';
         c.kinds[d] = 0;
-        const ov385: any = o !== undefined && H.isObject(o) && hop.call(o, 'spec') ? o['spec'] : undefined;
+        const ov401: any = o !== undefined && H.isObject(o) && hop.call(o, 'spec') ? o['spec'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r56(undefined, ov385, c);
+          R[56](undefined, ov401, c);
         }
       }
     }
@@ -2419,7 +2594,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   function f209(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r58(x, o, c);
+    R[58](x, o, c);
   }
   return f209;
 }

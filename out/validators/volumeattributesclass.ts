@@ -31,19 +31,21 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a VolumeAttributesClass: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a VolumeAttributesClass: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
   const s3 = S['ObjectMeta']!;
   const ok8 = H.fastSyntax['qualifiedName']!;
+  const ok14 = H.fastSyntax['nonEmptyKey']!;
+  function kok15(o: any): boolean {
+    for (const k in o) if (hop.call(o, k) && !ok14(k)) return false;
+    return true;
+  }
   function f40(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -63,11 +65,11 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               else {
                 if (typeof y6 !== 'string' || !ok8(y6)) {
                   c.len = d + 1;
-                  r1(y6, ov7, c);
+                  R[1](y6, ov7, c);
                 }
                 if (c.update) {
                   c.len = d + 1;
-                  r2(y6, ov7, c);
+                  R[2](y6, ov7, c);
                 }
               }
             } else if (k1 === 'parameters') {
@@ -87,15 +89,19 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                 if (n11 > 512) H.tooMany(c, c.pathAt(d + 1), n11, 512);
                 if (!H.surelyNonEmpty(y9)) {
                   c.len = d + 1;
-                  r3(y9, ov10, c);
+                  R[3](y9, ov10, c);
                 }
-                c.len = d + 1;
-                r4(y9, ov10, c);
-                c.len = d + 1;
-                r5(y9, ov10, c);
+                if (!H.isObject(y9) || !kok15(y9)) {
+                  c.len = d + 1;
+                  R[4](y9, ov10, c);
+                }
+                if (!H.surelyWithin(y9, null, 262144, true)) {
+                  c.len = d + 1;
+                  R[5](y9, ov10, c);
+                }
                 if (c.update) {
                   c.len = d + 1;
-                  r6(y9, ov10, c);
+                  R[6](y9, ov10, c);
                 }
               }
             }
@@ -115,7 +121,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
               s3(y4, undefined, c, d + 1);
               if (!H.noFinalizers(y4)) {
                 c.len = d + 1;
-                r0(y4, ov5, c);
+                R[0](y4, ov5, c);
               }
             }
             break;
@@ -125,26 +131,26 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'driverName')) {
         c.segs[d] = 'driverName';
         c.kinds[d] = 0;
-        const ov14: any = o !== undefined && H.isObject(o) && hop.call(o, 'driverName') ? o['driverName'] : undefined;
+        const ov16: any = o !== undefined && H.isObject(o) && hop.call(o, 'driverName') ? o['driverName'] : undefined;
         if (c.update) {
           c.len = d + 1;
-          r2(undefined, ov14, c);
+          R[2](undefined, ov16, c);
         }
       }
       if (!hop.call(x, 'parameters')) {
         c.segs[d] = 'parameters';
         c.kinds[d] = 0;
-        const ov15: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
+        const ov17: any = o !== undefined && H.isObject(o) && hop.call(o, 'parameters') ? o['parameters'] : undefined;
         c.len = d + 1;
-        r3(undefined, ov15, c);
+        R[3](undefined, ov17, c);
         if (c.update) {
           c.len = d + 1;
-          r6(undefined, ov15, c);
+          R[6](undefined, ov17, c);
         }
       }
     }
     c.len = d;
-    r7(x, o, c);
+    R[7](x, o, c);
   }
   return f40;
 }

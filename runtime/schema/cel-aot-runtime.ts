@@ -16,6 +16,8 @@ export type CompiledCelFast = (self: unknown, oldSelf: unknown) => boolean;
 /** Longest string matched by JS RegExp in matchesAscii (longer ones go to RE2, linear whatever the input). */
 const ASCII_FAST_MAX = 256;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** lowerAscii() returns a string without capitals as it is (no replace, no callback). */
+const ASCII_UPPER = /[A-Z]/;
 
 // The CEL format library's patterns (runtime/cel/library/format.ts), and as JS RegExp for short ASCII text.
 const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -96,7 +98,7 @@ export const A = {
   },
   /** lowerAscii(). */
   lower(s: string): string {
-    return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+    return ASCII_UPPER.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
   },
   /** matches() through the CEL library's own RE2 (the same compiled program, cached). */
   matches(s: string, pattern: string): boolean {

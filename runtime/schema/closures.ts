@@ -107,8 +107,3 @@ export function buildClosure(recipe: ClosureRecipe, env: ClosureEnv): Check {
   }
 }
 
-/** A closure built on its first call (a kind's CEL rules are compiled only when first evaluated). */
-export function lazyClosure(make: () => Check): Check {
-  let fn: Check | undefined;
-  return (v, old, ctx) => (fn ??= make())(v, old, ctx);
-}

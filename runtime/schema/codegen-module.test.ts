@@ -13,19 +13,24 @@ import { builtinCelRuleEngine } from '../cel/index.ts';
 
 /** The module's validation as the generated file declares it, as JavaScript. */
 function moduleValidation(source: string): ModuleValidation {
-  const js = ts.transpileModule(`return function validation(R: any, H: any, S: any) {\n${source}\n};`, {
+  const js = ts.transpileModule(`return function validation(R: any, H: any, S: any, C: any) {\n${source}\n};`, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
   }).outputText;
   return new Function(js)() as ModuleValidation;
 }
 
+/** A compiled CEL rule as the generated module declares it. */
+function compiledCelRule(source: string): CompiledCelFast {
+  return new Function('A', ts.transpileModule(`return ${source};`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText)(A) as CompiledCelFast;
+}
+
 /** A shared module as the generated shared.ts declares it. */
 function sharedModule(names: string[]): SharedModule {
   const m = compileSharedModule(names, options);
-  const js = ts.transpileModule(`return function validation(R: any, H: any) {\n${m.source}\n};`, {
+  const js = ts.transpileModule(`return function validation(R: any, H: any, C: any) {\n${m.source}\n};`, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
   }).outputText;
-  const cel = m.compiledCel.map((f) => new Function('A', ts.transpileModule(`return ${f};`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText)(A) as CompiledCelFast);
+  const cel = m.compiledCel.map(compiledCelRule);
   return { validation: new Function(js)() as SharedModule['validation'], data: m.data, compiledCel: cel };
 }
 
@@ -109,6 +114,25 @@ describe('compileSchemaModule agrees with the runtime compiler', () => {
     expect(fields(off.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual(['gated']);
     expect(fields(on.validateUpdate({ name: 'a', sized, gated: 'x' }, { name: 'a', sized, gated: 'y' }))).toEqual([]);
     expect(fields(off.validate({ name: 'a', sized, replicas: 9 }))).toEqual(['replicas']);
+  });
+
+  it('guards a CEL closure with its compiled rules, and a verifying link leaves every rule to the closure', () => {
+    expect(module.source).toMatch(/function cg\d+\(s: any\): boolean/);
+    const runtime = compileSchemaCode(root, options);
+    let answered = 0;
+    const counted = module.compiledCel.map(compiledCelRule).map((f): CompiledCelFast => (s, o) => {
+      const ok = f(s, o);
+      if (ok === true) answered++;
+      return ok;
+    });
+    const guarded = linkValidator(validation, module.data, { ...options, compiledCel: counted });
+    const verifying = linkValidator(validation, module.data, { ...options, compiledCel: counted, verifyCompiledCel: true });
+    for (const [, object, old] of values) {
+      const run = (v: typeof runtime): unknown => (old === undefined ? v.validate(clone(object)) : v.validateUpdate(clone(object), clone(old)));
+      expect(run(guarded)).toEqual(run(runtime));
+      expect(run(verifying)).toEqual(run(runtime));
+    }
+    expect(answered).toBeGreaterThan(0);
   });
 
   it('calls the definitions of a shared module instead of generating them, with the same answers', () => {

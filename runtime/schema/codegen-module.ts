@@ -16,8 +16,9 @@ import { resolveSchemaRef } from './resolve-ref.ts';
 
 export interface SchemaModule {
   /**
-   * Statements of a function of (R, H) (R the closures linked from `data.closures`, H the helpers of
-   * codegen-runtime.ts) that return the root validator.
+   * Statements of a function of (R, H, S, C) (R the closures linked from `data.closures`, H the
+   * helpers of codegen-runtime.ts, S the shared module's functions, C the compiled CEL rules the
+   * guards of CEL closures call) that return the root validator.
    */
   source: string;
   data: StandaloneData;
@@ -32,7 +33,8 @@ export interface SchemaModule {
  */
 export function compileSchemaModule(schema: Schema, options: CompileOptions = {}, shared: ReadonlySet<string> = new Set()): SchemaModule {
   const tree = compileTree(schema, { ...options, featureGates: {} });
-  return moduleOf(tree, schema, options, new Generator(tree, true, { names: shared, local: false }).source());
+  const cel = compileCelAhead(tree, schema, options);
+  return moduleOf(tree, schema, options, cel, new Generator(tree, true, { names: shared, local: false }, cel.guards).source());
 }
 
 /**
@@ -45,7 +47,8 @@ export function compileSharedModule(names: readonly string[], options: CompileOp
   const root: Schema = { type: 'object', properties: Object.fromEntries([...shared.names].sort().map((n) => [n, { $ref: `#/components/schemas/${n}` }])) };
   const { resource: _resource, ...rest } = options;
   const tree = compileTree(root, { ...rest, featureGates: {} });
-  return moduleOf(tree, root, rest, new Generator(tree, true, shared).sharedSource());
+  const cel = compileCelAhead(tree, root, rest);
+  return moduleOf(tree, root, rest, cel, new Generator(tree, true, shared, cel.guards).sharedSource());
 }
 
 /** Nodes below which a definition reached by several kinds stays inlined in each (a call would cost more than it saves). */
@@ -85,10 +88,30 @@ function schemaNodes(s: unknown, limit: number): number {
   return n;
 }
 
-function moduleOf(tree: SchemaTree, schema: Schema, options: CompileOptions, source: string): SchemaModule {
+/** The closures' recipes with their CEL rules compiled to JavaScript where they compile. */
+interface CelAhead {
+  closures: ClosureRecipe[];
+  /** Sources of the compiled rules, indexed by the recipes' `fast`. */
+  compiledCel: string[];
+  /**
+   * By closure index, the compiled rules that together decide every rule of a CEL closure on a
+   * create and an update alike (each compiled, none reads oldSelf): the generated code calls the
+   * closure only when one of them does not answer true.
+   */
+  guards: Map<number, number[]>;
+}
+
+/** Whether a CEL rule may read the old value (a transition rule, or one with optionalOldSelf). */
+function readsOld(rule: unknown): boolean {
+  if (!isObject(rule) || typeof rule.rule !== 'string') return true;
+  return rule.optionalOldSelf === true || /\boldSelf\b/.test(rule.rule);
+}
+
+function compileCelAhead(tree: SchemaTree, schema: Schema, options: CompileOptions): CelAhead {
   const definitions = options.definitions ?? {};
   const compiledCel: string[] = [];
-  const closures = tree.closures.map((c): ClosureRecipe => {
+  const guards = new Map<number, number[]>();
+  const closures = tree.closures.map((c, i): ClosureRecipe => {
     const r = c.recipe;
     if (r.t !== 'cel') return r;
     const { own, scope } = siteSchemas({ root: schema, definitions }, r.site);
@@ -98,8 +121,15 @@ function moduleOf(tree: SchemaTree, schema: Schema, options: CompileOptions, sou
       const js = compileCelRuleToJs(rule, ruleScope, definitions);
       return js === null ? -1 : compiledCel.push(js) - 1;
     });
-    return fast.some((i) => i >= 0) ? { ...r, fast } : r;
+    if (fast.length > 0 && fast.every((f) => f >= 0) && !rules.some(readsOld)) guards.set(i, fast);
+    return fast.some((f) => f >= 0) ? { ...r, fast } : r;
   });
+  return { closures, compiledCel, guards };
+}
+
+function moduleOf(tree: SchemaTree, schema: Schema, options: CompileOptions, cel: CelAhead, source: string): SchemaModule {
+  const definitions = options.definitions ?? {};
+  const { closures, compiledCel } = cel;
   return {
     source,
     compiledCel,

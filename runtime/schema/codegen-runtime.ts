@@ -6,9 +6,9 @@ import type { FieldError } from './types.ts';
 import type { ValidationContext } from './context.ts';
 import { fieldErr, fmtBound, valuePart } from './errors.ts';
 import { base64ErrorOffset, base64ErrorText, numberFormat, stringFormat } from './formats.ts';
-import { canonicalJSON, deepEqual, hasOwn, isObject } from './rules/util.ts';
+import { canonicalJSON, deepEqual, getField, getPath, hasOwn, isObject, isSet } from './rules/util.ts';
 import { FAST_SYNTAX } from './fastsyntax.ts';
-import { validateEmbeddedResource } from './metadata.ts';
+import { labelsSurelyValid, validateEmbeddedResource } from './metadata.ts';
 import { compilePattern, type CompiledPattern } from './pattern.ts';
 
 /** The JSON type name kube-openapi reports for a value. */
@@ -23,8 +23,11 @@ export function dataType(v: unknown): string {
   }
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
 /** Code points, as Go's utf8.RuneCountInString counts them. */
 export function runeCount(s: string): number {
+  if (!HIGH_SURROGATE.test(s)) return s.length; // the engine's scan, cheaper than the loop below
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -111,6 +114,119 @@ export const H = {
     if (!isObject(m)) return false;
     for (const k of keys) if (hasOwn(m, k) === any) return any;
     return !any;
+  },
+  /** Not a list, or a list none of whose strings contains `part` (resourceWildcards: no wildcard, nothing to report). */
+  noItemContains(v: unknown, part: string): boolean {
+    if (!Array.isArray(v)) return true;
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (typeof item === 'string' && item.includes(part)) return false;
+    }
+    return true;
+  },
+  /** The value at a relative path (own fields only), as the rules read it. */
+  at: getPath,
+  /**
+   * maxTotalBytes reports nothing: three times the UTF-16 length of every string value (and key,
+   * `countKeys`) of the maps is within the limit, a bound of both their UTF-8 and decoded base64 sizes.
+   */
+  surelyWithin(v: unknown, fields: readonly string[] | null, limit: number, countKeys: boolean): boolean {
+    let high = 0;
+    const n = fields === null ? 1 : fields.length;
+    for (let i = 0; i < n; i++) {
+      const map = fields === null ? v : getPath(v, fields[i]);
+      if (!isObject(map)) continue;
+      for (const k in map) {
+        if (!hasOwn(map, k)) continue;
+        if (countKeys) high += 3 * k.length;
+        const val = map[k];
+        if (typeof val === 'string') high += 3 * val.length;
+      }
+    }
+    return high <= limit;
+  },
+  /** How many of the fields (relative paths) are set, as exactlyOneOf and atMostOneOf count them. */
+  countSet(v: unknown, fields: readonly string[]): number {
+    let n = 0;
+    for (let i = 0; i < fields.length; i++) if (isSet(getPath(v, fields[i]))) n++;
+    return n;
+  },
+  /**
+   * requiredKeysWhen with `nonEmpty` reports nothing: the map at `path` has every key (`any`: some
+   * key), and every key it has is a string that is non-empty even decoded from base64 (two
+   * characters of its alphabet first: at least one byte).
+   */
+  mapKeysNonEmpty(v: unknown, path: readonly string[], keys: readonly string[], any: boolean): boolean {
+    if (!isObject(v)) return true;
+    let m: unknown = v;
+    for (const seg of path) m = isObject(m) && hasOwn(m, seg) ? m[seg] : undefined;
+    if (!isObject(m)) return false;
+    let present = 0;
+    for (const k of keys) {
+      if (!hasOwn(m, k)) continue;
+      present++;
+      const val = m[k];
+      if (typeof val !== 'string' || val.length < 2 || !isBase64Char(val.charCodeAt(0)) || !isBase64Char(val.charCodeAt(1))) return false;
+    }
+    return any ? present > 0 : present === keys.length;
+  },
+  /** The field at a relative path is unset (absent, null, '' or []): equalWhenBothSet compares nothing. */
+  unsetAt(v: unknown, path: string): boolean {
+    return !isSet(getPath(v, path));
+  },
+  /**
+   * The sign of a quantity written as plain digits and a suffix (`10Gi`, `500m`, 3): 1 or 0; -1
+   * for any other value (a sign, a fraction, an exponent, not a quantity), which the rule decides.
+   */
+  plainQuantitySign(v: unknown): number {
+    if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? (v > 0 ? 1 : 0) : -1;
+    if (typeof v !== 'string') return -1;
+    const n = v.length;
+    let i = 0;
+    let nonZero = 0;
+    for (; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      if (c !== 48) nonZero = 1;
+    }
+    if (i === 0) return -1;
+    const rest = n - i;
+    if (rest === 0) return nonZero;
+    const c0 = v.charCodeAt(i);
+    // decimal suffixes n u m k M G T P E; binary Ki Mi Gi Ti Pi Ei
+    if (rest === 1) return 'numkMGTPE'.includes(v[i]) ? nonZero : -1;
+    return rest === 2 && v.charCodeAt(i + 1) === 105 && 'KMGTPE'.includes(String.fromCharCode(c0)) ? nonZero : -1;
+  },
+  /** labelMap reports nothing: not an object, or labels every key and value of which are valid. */
+  labelMapOk(v: unknown): boolean {
+    return !isObject(v) || labelsSurelyValid(v);
+  },
+  /**
+   * itemsAtParent reports nothing: not a list, or a list whose strings all have the syntax (a
+   * syntax without a fast check decides nothing), are non-empty where required, and distinct where required.
+   */
+  itemsOk(v: unknown, syntax: string | null, nonEmpty: boolean, distinct: boolean): boolean {
+    if (!Array.isArray(v)) return true;
+    const ok = syntax === null ? null : hasOwn(FAST_SYNTAX, syntax) ? FAST_SYNTAX[syntax] : undefined;
+    if (ok === undefined) return false;
+    for (const item of v) {
+      if (typeof item !== 'string') continue;
+      if ((nonEmpty && item === '') || (ok !== null && !ok(item))) return false;
+    }
+    return !distinct || v.length < 2 || !H.setHasDup(v);
+  },
+  /** uniqueBy / distinct report nothing: fewer than two items, or the items' keys (or the items) are distinct strings. */
+  distinctBy(v: unknown, key: string | null): boolean {
+    if (!Array.isArray(v) || v.length < 2) return true;
+    const n = v.length;
+    if (n > PAIRWISE_MAX) return false;
+    for (let i = 0; i < n; i++) {
+      const a = key === null ? v[i] : getField(v[i], key);
+      if (a === undefined) continue;
+      if (typeof a !== 'string') return false;
+      for (let j = 0; j < i; j++) if ((key === null ? v[j] : getField(v[j], key)) === a) return false;
+    }
+    return true;
   },
   /** Whether every own key passes a check. */
   keysOk(o: Record<string, unknown>, ok: (s: string) => boolean): boolean {
@@ -300,6 +416,11 @@ export const H = {
     }
   },
 };
+
+/** A character of the base64 alphabet (standard or URL-safe). */
+function isBase64Char(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95;
+}
 
 /** Longest list checked pair by pair (O(n²) without allocation); longer lists use a Set (O(n)). */
 const PAIRWISE_MAX = 32;

@@ -19,7 +19,8 @@
 // source for a module, constants as expressions, closures linked from recipes by standalone.ts); the
 // definitions every kind reaches (ObjectMeta...) are generated once, in the shared module, and a
 // kind's module calls them through `S`. A declarative rule whose closure surely reports nothing on a
-// value (ruleGuard: an empty list, no finalizers...) is not called for it.
+// value (ruleGuard: an empty list, no finalizers, a plain positive quantity...) is not called for it,
+// nor a CEL closure whose rules its module's compiled CEL (`C`, cel-aot.ts) all answer true.
 //
 // User data (property names, enum values, patterns, messages) never goes into the source raw: it
 // goes in as JSON string literals or as entries of the constants array (`K`).
@@ -113,7 +114,56 @@ export class Generator {
    * With `typed`, the source is TypeScript for a module (codegen-module.ts): values typed `any` (JSON
    * of any shape, checked by the code itself), and no constant that needs the K array.
    */
-  constructor(private readonly tree: SchemaTree, private readonly typed = false, private readonly shared: SharedDefinitions | null = null) {}
+  private readonly celGuardNames = new Map<string, string>();
+
+  /**
+   * `celGuards` (modules only): by CEL closure index, the compiled CEL rules (`C`, cel-aot.ts) that
+   * decide all its rules; the closure is called only where one of them does not answer true.
+   */
+  constructor(
+    private readonly tree: SchemaTree,
+    private readonly typed = false,
+    private readonly shared: SharedDefinitions | null = null,
+    private readonly celGuards: ReadonlyMap<number, readonly number[]> | null = null,
+  ) {}
+
+  private readonly syntaxChecks = new Map<string, string>();
+  private readonly keysChecks = new Map<string, string>();
+
+  /** The binding of a syntax's fast check (fastsyntax.ts), one per syntax. */
+  private syntaxCheck(syntax: string): string {
+    let name = this.syntaxChecks.get(syntax);
+    if (name) return name;
+    name = this.v('ok');
+    this.syntaxChecks.set(syntax, name);
+    this.raw(`const ${name} = H.fastSyntax[${JSON.stringify(syntax)}]${this.bang};`);
+    return name;
+  }
+
+  /** A function answering whether every own key of an object has a syntax: a loop that calls one check (inlined). */
+  private keysCheck(syntax: string): string {
+    let name = this.keysChecks.get(syntax);
+    if (name) return name;
+    const ok = this.syntaxCheck(syntax);
+    name = this.v('kok');
+    this.keysChecks.set(syntax, name);
+    const params = this.typed ? '(o: any): boolean' : '(o)';
+    this.raw(`function ${name}${params} {\nfor (const k in o) if (hop.call(o, k) && !${ok}(k)) return false;\nreturn true;\n}`);
+    return name;
+  }
+
+  /** The function answering true when every compiled rule of a CEL closure does (a throw or BAIL is false). */
+  private celGuard(fast: readonly number[]): string {
+    const key = fast.join(',');
+    let name = this.celGuardNames.get(key);
+    if (name) return name;
+    name = this.v('cg');
+    this.celGuardNames.set(key, name);
+    const all = fast.map((i) => `C[${i}](s, undefined) === true`).join(' && ');
+    const params = this.typed ? '(s: any): boolean' : '(s)';
+    this.raw(`function ${name}${params} {\ntry {\nreturn ${all};\n} catch {\nreturn false;\n}\n}`);
+    return name;
+  }
 
   /** Whether a node is a definition of the shared module. */
   private isShared(n: TreeNode): boolean {
@@ -378,29 +428,32 @@ export class Generator {
       const call = `H.embedded(${x}, c.pathAt(${depthCode(q)}), c.errors);`;
       out.push(t === 'object' ? call : `if (H.isObject(${x})) ${call}`);
     }
-    if (n.meta >= 0) out.push(`c.len = ${depthCode(q)}; r${n.meta}(${x}, ${o}, c);`);
+    if (n.meta >= 0) out.push(`c.len = ${depthCode(q)}; R[${n.meta}](${x}, ${o}, c);`);
     // ---- rules and CEL
     for (const r of n.rules) {
-      let call = `c.len = ${depthCode(q)}; r${r.fn}(${x}, ${o}, c);`;
+      let call = `c.len = ${depthCode(q)}; R[${r.fn}](${x}, ${o}, c);`;
       const guard = this.ruleGuard(r.fn, x);
       if (guard) call = `if (!${guard}) { ${call} }`;
       else if (r.fast) {
-        const ok = this.v('ok');
-        this.raw(`const ${ok} = H.fastSyntax[${JSON.stringify(r.fast.syntax)}]${this.bang};`);
         call = r.fast.on === 'value'
-          ? `if (typeof ${x} !== "string" || !${ok}(${x})) { ${call} }`
-          : `if (!H.isObject(${x}) || !H.keysOk(${x}, ${ok})) { ${call} }`;
+          ? `if (typeof ${x} !== "string" || !${this.syntaxCheck(r.fast.syntax)}(${x})) { ${call} }`
+          : `if (!H.isObject(${x}) || !${this.keysCheck(r.fast.syntax)}(${x})) { ${call} }`;
       }
       out.push(r.updateOnly ? `if (c.update) { ${call} }` : call);
     }
-    if (n.cel >= 0) out.push(`c.len = ${depthCode(q)}; r${n.cel}(${x}, ${o}, c);`);
+    if (n.cel >= 0) {
+      const call = `c.len = ${depthCode(q)}; R[${n.cel}](${x}, ${o}, c);`;
+      const fast = this.celGuards?.get(n.cel);
+      // a finite CEL budget (custom resources) is charged by the closure, which must run then
+      out.push(fast ? `if (c.celBudget !== Infinity || !${this.celGuard(fast)}(${x})) { ${call} }` : call);
+    }
   }
 
 
   /** The guard of a rule closure (ruleGuard), or null for a closure that is not a declarative rule. */
   private ruleGuard(fn: number, x: string): string | null {
     const recipe = this.tree.closures[fn]?.recipe;
-    return recipe && recipe.t === 'rule' ? ruleGuard(recipe.spec, x) : null;
+    return recipe && recipe.t === 'rule' ? ruleGuard(recipe.spec, x, (v) => this.constExpr(v)) : null;
   }
 
   private arrayChecks(n: TreeNode, x: string, o: string, p: PathState, typed: boolean, out: string[]): void {
@@ -540,7 +593,7 @@ export class Generator {
         const oldValue = o === 'undefined' ? 'undefined' : `${o} !== undefined && H.isObject(${o}) && hop.call(${o}, ${lit}) ? ${o}[${lit}] : undefined`;
         inner.push(`const ${ov}${this.anyT} = ${oldValue};`);
         for (const a of kc.absent) {
-          const call = `c.len = ${depthCode(q)}; r${a.fn}(undefined, ${ov}, c);`;
+          const call = `c.len = ${depthCode(q)}; R[${a.fn}](undefined, ${ov}, c);`;
           inner.push(a.updateOnly ? `if (c.update) { ${call} }` : call);
         }
         lines.push(`if (!hop.call(${x}, ${lit})) {`, ...inner, `}`);
@@ -557,9 +610,8 @@ export class Generator {
     const r = this.tree.root;
     // a root `$ref` without local keywords is its target
     const root = r.target && r.extra!.empty && !(r.target.isDef && this.inlineDef(r.target)) ? this.fnFor(r.target) : this.fnFor(r);
-    const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
     const head = this.typed ? [] : ['"use strict";'];
-    return [...head, 'const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
+    return [...head, 'const hop = H.hop;', ...this.prelude, ...this.fns, ...this.fnsAfter, `return ${root};`].join('\n');
   }
 
   /** The shared module's source: its definitions' functions, returned by name (sorted). */
@@ -571,23 +623,60 @@ export class Generator {
       if (!n) throw new Error(`shared definition ${name} is not in the tree`);
       return `${JSON.stringify(name)}: ${this.fnFor(n)},`;
     });
-    const closures = this.tree.closures.map((_, i) => `const r${i} = R[${i}];`);
-    return ['const hop = H.hop;', ...closures, ...this.prelude, ...this.fns, ...this.fnsAfter, `return {`, ...entries, `};`].join('\n');
+    return ['const hop = H.hop;', ...this.prelude, ...this.fns, ...this.fnsAfter, `return {`, ...entries, `};`].join('\n');
   }
 }
 
 /**
  * A cheap condition (JavaScript over `H` and the value `x`) under which a declarative rule's closure
  * surely reports nothing, so that valid input does not call it: the rule kinds that only look at a
- * non-empty value, at lists of two items or more, at finalizers, or at keys of a map when a field has
- * a value. Null for the others (rule-guards.test.ts holds each to its rule).
+ * non-empty value, at lists of two items or more, at finalizers, at keys of a map when a field has
+ * a value, at fields set together, at quantities below zero, at label maps, at sizes far below their
+ * limit. Null for the others (rule-guards.test.ts holds each to its rule). `constant` names a
+ * constant value (bound once in a generated module; inline JSON by default).
  */
-export function ruleGuard(spec: RuleSpec, x: string): string | null {
+export function ruleGuard(spec: RuleSpec, x: string, constant: (v: unknown) => string = (v) => JSON.stringify(v)): string | null {
   switch (spec.rule) {
     case 'nonEmpty': return `H.surelyNonEmpty(${x})`;
-    case 'uniqueBy':
-    case 'distinct':
+    case 'uniqueBy': return typeof spec.key === 'string' ? `H.distinctBy(${x}, ${JSON.stringify(spec.key)})` : `H.fewerThanTwo(${x})`;
+    case 'distinct': return `H.distinctBy(${x}, ${typeof spec.key === 'string' ? JSON.stringify(spec.key) : 'null'})`;
     case 'exclusiveItem': return `H.fewerThanTwo(${x})`;
+    case 'equalWhenBothSet': {
+      const fields = spec.fields;
+      if (!Array.isArray(fields) || fields.length !== 2 || !fields.every((f) => typeof f === 'string')) return null;
+      return `(H.unsetAt(${x}, ${JSON.stringify(fields[0])}) || H.unsetAt(${x}, ${JSON.stringify(fields[1])}))`;
+    }
+    case 'quantityRange': {
+      // plain quantities are never negative (basic); bounds of zero decide by the sign alone
+      const { exclusiveMinimum, minimum, maximum } = spec;
+      if (maximum !== undefined) return null;
+      const zero = (b: unknown) => b === 0 || b === '0';
+      if (exclusiveMinimum !== undefined && !zero(exclusiveMinimum)) return null;
+      if (minimum !== undefined && !zero(minimum)) return null;
+      return exclusiveMinimum !== undefined ? `(H.plainQuantitySign(${x}) > 0)` : `(H.plainQuantitySign(${x}) >= 0)`;
+    }
+    case 'exactlyOneOf':
+    case 'atMostOneOf': {
+      const fields = spec.fields;
+      if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) return null;
+      return `(H.countSet(${x}, ${constant(fields)}) ${spec.rule === 'exactlyOneOf' ? '===' : '<='} 1)`;
+    }
+    case 'labelMap': return `H.labelMapOk(${x})`;
+    case 'resourceWildcards': return `H.noItemContains(${x}, "*")`;
+    case 'disjointKeys': {
+      const maps = spec.maps;
+      if (!Array.isArray(maps) || maps.length !== 2 || !maps.every((f) => typeof f === 'string')) return null;
+      return `(!H.isObject(H.at(${x}, ${JSON.stringify(maps[0])})) || !H.isObject(H.at(${x}, ${JSON.stringify(maps[1])})))`;
+    }
+    case 'maxTotalBytes': {
+      const { fields, limit } = spec;
+      if (typeof limit !== 'number' || (fields !== undefined && (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')))) return null;
+      return `H.surelyWithin(${x}, ${fields === undefined ? 'null' : constant(fields)}, ${limit}, ${spec.countKeys === true})`;
+    }
+    case 'itemsAtParent': {
+      const syntax = spec.syntax === undefined ? 'null' : typeof spec.syntax === 'string' ? JSON.stringify(spec.syntax) : null;
+      return syntax === null ? null : `H.itemsOk(${x}, ${syntax}, ${spec.nonEmpty === true}, ${spec.distinct === true})`;
+    }
     case 'standardFinalizers': return `H.noFinalizers(${x})`;
     case 'requiredKeysWhen': {
       const { field, equals, map, keys, mode, nonEmpty, json } = spec;
@@ -595,8 +684,10 @@ export function ruleGuard(spec: RuleSpec, x: string): string | null {
       const other = typeof field === 'string' && !field.includes('.') && typeof equals === 'string'
         ? `H.fieldIsNot(${x}, ${JSON.stringify(field)}, ${JSON.stringify(equals)})` : null;
       // the keys present (and their values not checked) report nothing
-      const present = typeof map === 'string' && Array.isArray(keys) && keys.every((k) => typeof k === 'string') && nonEmpty !== true && json !== true
-        ? `H.mapHasKeys(${x}, ${JSON.stringify(map.split('.'))}, ${JSON.stringify(keys)}, ${mode === 'any'})` : null;
+      const mapKeys = typeof map === 'string' && Array.isArray(keys) && keys.every((k) => typeof k === 'string') && json !== true;
+      const present = !mapKeys ? null : nonEmpty === true
+        ? `H.mapKeysNonEmpty(${x}, ${constant(map.split('.'))}, ${constant(keys)}, ${mode === 'any'})`
+        : `H.mapHasKeys(${x}, ${constant(map.split('.'))}, ${constant(keys)}, ${mode === 'any'})`;
       return other && present ? `(${other} || ${present})` : other ?? present;
     }
     default: return null;

@@ -59,8 +59,118 @@ function bytes(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
+/**
+ * Whether validateObjectMeta surely reports nothing: the common valid metadata checked without
+ * building a path or a message. False also where it cannot tell cheaply (a generateName, owner
+ * references): the full validation then decides.
+ */
+export function objectMetaSurelyValid(meta: unknown, o: MetaOptions): boolean {
+  if (!isObject(meta)) return false;
+  // a plain object: its fields are its enumerable keys (a loop over them costs less than named reads of every field)
+  const proto: unknown = Object.getPrototypeOf(meta);
+  if (proto !== Object.prototype && proto !== null) return false;
+  let named = false;
+  let inNamespace = false;
+  for (const k in meta) {
+    const v = meta[k];
+    switch (k) {
+      case 'name':
+        if (typeof v === 'string' && v !== '') {
+          if (!nameOk(o.nameSyntax, v, false)) return false;
+          named = true;
+        }
+        break;
+      case 'generateName':
+        if (typeof v === 'string' && v !== '') return false;
+        break;
+      case 'namespace':
+        if (typeof v === 'string' && v !== '') {
+          if (o.namespaced === false || !dns1123LabelOk(v)) return false;
+          inNamespace = true;
+        }
+        break;
+      case 'generation':
+        if (typeof v === 'number' && v < 0) return false;
+        break;
+      case 'labels':
+        if (v !== undefined && v !== null && !labelsSurelyValid(v)) return false;
+        break;
+      case 'annotations':
+        if (v !== undefined && v !== null && !annotationsSurelyValid(v)) return false;
+        break;
+      case 'ownerReferences':
+        if (v !== undefined && v !== null && !ownerReferencesSurelyValid(v)) return false;
+        break;
+      case 'finalizers':
+        if (v !== undefined && v !== null && !finalizersSurelyValid(v)) return false;
+        break;
+    }
+  }
+  return (named || !o.requireName) && (inNamespace || o.namespaced !== true);
+}
+
+/** validateLabels reports nothing (the same loop, no message built). */
+export function labelsSurelyValid(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const k in v) {
+    if (!hasOwn(v, k)) continue;
+    const val = v[k];
+    if (typeof val !== 'string' || !qualifiedNameOk(k) || !labelValueOk(val)) return false;
+  }
+  return true;
+}
+
+/** validateAnnotations reports nothing, decided by the lengths alone (else false: the full check counts bytes). */
+function annotationsSurelyValid(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  let units = 0;
+  for (const k in v) {
+    if (!hasOwn(v, k)) continue;
+    const val = v[k];
+    if (typeof val !== 'string' || !annotationKeyOk(k)) return false;
+    units += k.length + val.length;
+  }
+  return units * 3 <= TOTAL_ANNOTATION_SIZE_LIMIT;
+}
+
+/** validateOwnerReferences reports nothing (the same reads, no group-version split). */
+function ownerReferencesSurelyValid(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  let controllers = 0;
+  for (const ref of v) {
+    if (!isObject(ref)) return false;
+    const { apiVersion, kind, name, uid } = ref;
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === '') return false;
+    if (typeof name !== 'string' || name === '' || typeof uid !== 'string' || uid === '') return false;
+    // parseGroupVersion: at most one '/', and a version after it
+    const slash = apiVersion.indexOf('/');
+    if (slash < 0 ? apiVersion === '' : slash === apiVersion.length - 1 || apiVersion.indexOf('/', slash + 1) >= 0) return false;
+    if ((apiVersion === 'v1' || apiVersion === '/v1') && kind === 'Event') return false;
+    if (ref.controller === true && ++controllers > 1) return false;
+  }
+  return true;
+}
+
+/** validateFinalizers reports nothing. */
+function finalizersSurelyValid(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  let orphan = false;
+  let foreground = false;
+  for (const f of v) {
+    if (typeof f !== 'string' || !qualifiedNameOk(f)) return false;
+    if (f === 'orphan') orphan = true;
+    else if (f === 'foregroundDeletion') foreground = true;
+  }
+  return !(orphan && foreground);
+}
+
 /** Validates an ObjectMeta value; appends errors to `out`. */
 export function validateObjectMeta(meta: unknown, o: MetaOptions, out: FieldError[]): void {
+  if (!objectMetaSurelyValid(meta, o)) validateObjectMetaFully(meta, o, out);
+}
+
+/** validateObjectMeta without the shortcut for valid metadata (metadata-fast.test.ts holds the two together). */
+export function validateObjectMetaFully(meta: unknown, o: MetaOptions, out: FieldError[]): void {
   const p = o.path;
   if (meta !== undefined && meta !== null && !isObject(meta)) {
     out.push(fieldErr.typeInvalid(p, typeName(meta), `${p} in body must be of type object: ${JSON.stringify(typeName(meta))}`));

@@ -21,6 +21,11 @@ const node: Schema = {
 
 const named: Schema = { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } };
 const strings: Schema = { type: 'array', items: { type: 'string' } };
+const ref: Schema = { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' } } };
+const pair: Schema = { type: 'object', properties: { a: ref, b: ref, c: { type: 'string' } } };
+const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
+const quantity: Schema = { type: 'string' };
+const twoMaps: Schema = { type: 'object', properties: { data: stringMap, more: stringMap } };
 
 /** [rule, values the guard must hold for (each one a valid value of the rule), the rule's schema when not `node`] */
 const cases: [RuleSpec, unknown[], Schema?][] = [
@@ -35,6 +40,26 @@ const cases: [RuleSpec, unknown[], Schema?][] = [
     [{ type: 'basic', data: { user: 'AA==' } }, { type: 'other' }]],
   [{ rule: 'requiredKeysWhen', field: 'type', equals: 'ssh', map: 'data', keys: ['key'], mode: 'all', nonEmpty: true }, [{ type: 'Opaque' }]],
   [{ rule: 'requiredKeysWhen', map: 'resources.requests', keys: ['storage'], mode: 'all' }, [{ resources: { requests: { storage: '1Gi' } } }]],
+  [{ rule: 'requiredKeysWhen', field: 'type', equals: 'ssh', map: 'data', keys: ['key'], mode: 'all', nonEmpty: true },
+    [{ type: 'ssh', data: { key: 'AAAA' } }, { type: 'ssh', data: { key: 'a-_b' } }]],
+  [{ rule: 'requiredKeysWhen', field: 'type', equals: 'basic', map: 'data', keys: ['user', 'password'], mode: 'any', nonEmpty: true },
+    [{ type: 'basic', data: { user: 'AAAA' } }]],
+  [{ rule: 'uniqueBy', key: 'name' }, [[{ name: 'a' }, { name: 'b' }], [{ name: 'a' }, {}, { name: 'b' }]], named],
+  [{ rule: 'distinct', message: 'must be distinct' }, [['a', 'b']], strings],
+  [{ rule: 'distinct', key: 'name', message: 'must be distinct', duplicateAt: 'item' }, [[{ name: 'a' }, { name: 'b' }]], named],
+  [{ rule: 'equalWhenBothSet', fields: ['a', 'b'], compare: ['name'] }, [{ a: { name: 'x' } }, { b: { name: 'x' } }, {}], pair],
+  [{ rule: 'exactlyOneOf', fields: ['a', 'c'] }, [{ a: { name: 'x' } }, { c: 'x' }, { a: {}, c: '' }], pair],
+  [{ rule: 'atMostOneOf', fields: ['a', 'c'] }, [{}, { c: 'x' }, { a: { name: 'x' } }], pair],
+  [{ rule: 'quantityRange', basic: true }, ['1Gi', '0', '500m', '10', 3, 0, '2Ei'], quantity],
+  [{ rule: 'quantityRange', exclusiveMinimum: '0' }, ['1Gi', '1', '100M', 7], quantity],
+  [{ rule: 'quantityRange', minimum: '0', basic: true }, ['0', '1Ki'], quantity],
+  [{ rule: 'labelMap' }, [{}, { app: 'web', 'example.com/tier': '' }], stringMap],
+  [{ rule: 'itemsAtParent', syntax: 'dns1123Label', nonEmpty: true, distinct: true }, [['a', 'b-c'], []], strings],
+  [{ rule: 'itemsAtParent', nonEmpty: true }, [['a'], ['a', 'a']], strings],
+  [{ rule: 'disjointKeys', maps: ['data', 'more'] }, [{ data: { a: 'x' } }, { more: { a: 'x' } }, {}], twoMaps],
+  [{ rule: 'maxTotalBytes', limit: 4, fields: ['data'] }, [{ data: { a: 'A' } }, {}, { data: {} }]],
+  [{ rule: 'maxTotalBytes', limit: 6, countKeys: true }, [{ a: 'b' }, {}], stringMap],
+  [{ rule: 'resourceWildcards' }, [['pods', 'pods/status'], []], strings],
 ];
 
 /** Values the guards meet: valid, invalid and of every JSON type. */
@@ -44,6 +69,13 @@ const values: unknown[] = [
   { type: 'tls' }, { type: 'tls', data: { crt: 'AA==' } }, { type: 'tls', data: { crt: 'AA==', key: 'AA==' } }, { type: 'tls', data: 'x' },
   { type: 'basic' }, { type: 'basic', data: { user: 'AA==' } }, { type: 'basic', data: {} }, { type: 'ssh', data: { key: '' } }, { type: 'ssh', data: { key: 'AA==' } },
   { type: 1 }, { resources: {} }, { resources: { requests: {} } }, { resources: { requests: { storage: '1Gi' } } }, { resources: { requests: { cpu: '1' } } },
+  { type: 'ssh', data: { key: 'A' } }, { type: 'ssh', data: { key: '==' } }, { type: 'ssh', data: { key: 1 } }, { type: 'basic', data: { user: '' } },
+  { a: { name: 'x' }, b: { name: 'y' } }, { a: { name: 'x' }, b: { name: 'x' } }, { a: { name: 'x' }, c: 'y' }, { a: {}, c: 'y' }, { a: null, c: null },
+  [{ name: 1 }, { name: 1 }], [{ name: 'a' }, 'a'], ['a', ''], ['A', 'b'], ['a', 1, 1],
+  '-1', '1.5Gi', '1e3', '0m', '00', '1Gix', 'Gi', '+1', -1, 1.5, Number.MAX_SAFE_INTEGER + 2, '0.0',
+  { app: 'Web App' }, { '-x': 'a' }, { 'a/b/c': 'x' },
+  ['*/*', 'pods'], ['*', 'pods'], ['pods/*', 'pods/status'], ['*/status', 'pods/status'],
+  { data: { a: 'x' }, more: { b: 'y' } }, { data: { a: 'x' }, more: { a: 'y' } }, { data: { a: 'AAAAAAAA' } }, { ab: 'cd' },
 ];
 
 function reports(spec: RuleSpec, at: Schema, v: unknown): number {
@@ -67,6 +99,8 @@ describe('rule guards of the generated validators', () => {
 
   it('has no guard for a rule kind it does not know', () => {
     expect(ruleGuard({ rule: 'quantityRange', minimum: '1' }, 'x')).toBeNull();
+    expect(ruleGuard({ rule: 'quantityRange', basic: true, maximum: '10' }, 'x')).toBeNull();
+    expect(ruleGuard({ rule: 'itemsAtParent', syntax: 7 }, 'x')).toBeNull();
     expect(ruleGuard({ rule: 'requiredKeysWhen', field: 'type', equals: 'x', map: 'data', keys: ['k'], json: true }, 'x')).not.toMatch(/mapHasKeys/);
   });
 });

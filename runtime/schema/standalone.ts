@@ -5,7 +5,7 @@
 import type { CelRuleEngine, CompiledValidator, FieldError, ResourceContext, Schema } from './types.ts';
 import { H, type Helpers } from './codegen-runtime.ts';
 import { applyDefaults, prune, type StructNode } from './defaults-prune.ts';
-import { buildClosure, lazyClosure, type Check, type ClosureEnv, type ClosureRecipe } from './closures.ts';
+import { buildClosure, type Check, type ClosureEnv, type ClosureRecipe } from './closures.ts';
 import { isStackOverflow, rootRunner, TOO_DEEP, type RootFn } from './run.ts';
 import { nestingLimit, tooDeepField } from './too-deep.ts';
 import { findDuplicateFields } from './duplicate-fields.ts';
@@ -51,15 +51,18 @@ export interface StandaloneData {
 /** The functions of the shared module (definitions several kinds reach), by definition name. */
 export type SharedValidators = Readonly<Record<string, RootFn>>;
 
-/** A module's generated validation: given the closures, the helpers and the shared functions, the root validator. */
-export type ModuleValidation = (R: readonly Check[], H: Helpers, S: SharedValidators) => RootFn;
+/**
+ * A module's generated validation: given the closures, the helpers, the shared functions and the
+ * compiled CEL rules its guards call (none when they must not answer), the root validator.
+ */
+export type ModuleValidation = (R: readonly Check[], H: Helpers, S: SharedValidators, C: readonly CompiledCelFast[]) => RootFn;
 
 /** What the shared module links at run time: its closures, and the schemas they read. */
 export type SharedData = Pick<StandaloneData, 'root' | 'definitions' | 'closures'>;
 
 /** The shared module (out/validators/shared.ts): linked into every kind's validator with that validator's options. */
 export interface SharedModule {
-  validation: (R: readonly Check[], H: Helpers) => SharedValidators;
+  validation: (R: readonly Check[], H: Helpers, C: readonly CompiledCelFast[]) => SharedValidators;
   data: SharedData;
   compiledCel: readonly CompiledCelFast[];
 }
@@ -113,6 +116,24 @@ function linkStructure(entries: StructEntry[]): StructNode {
   return nodes[0];
 }
 
+/**
+ * The closures a module's validation calls as `R[i]`: each slot builds its closure on the first call
+ * and puts it in its own place, so that later calls reach the closure directly (one call site per
+ * slot, not one wrapper every closure goes through).
+ */
+function selfReplacingClosures(recipes: readonly ClosureRecipe[], env: ClosureEnv): Check[] {
+  const slots: Check[] = [];
+  recipes.forEach((r, i) => {
+    let fn: Check | undefined; // built once, also for code that kept the first slot's function
+    slots.push((v, old, ctx) => {
+      fn ??= buildClosure(r, env);
+      slots[i] = fn;
+      fn(v, old, ctx);
+    });
+  });
+  return slots;
+}
+
 /** Links a module's validation and data into a validator. */
 export function linkValidator(validation: ModuleValidation, data: StandaloneData, options: LinkOptions = {}): StandaloneValidator {
   const env: ClosureEnv = {
@@ -121,8 +142,12 @@ export function linkValidator(validation: ModuleValidation, data: StandaloneData
   };
   const shared = options.shared;
   const sharedEnv: ClosureEnv | null = shared ? { ...env, root: shared.data.root, definitions: shared.data.definitions, compiledCel: shared.compiledCel } : null;
-  const S: SharedValidators = shared && sharedEnv ? shared.validation(shared.data.closures.map((r) => lazyClosure(() => buildClosure(r, sharedEnv))), H) : {};
-  const rootFn = validation(data.closures.map((r) => lazyClosure(() => buildClosure(r, env))), H, S);
+  // verifying: no guard answers for a CEL closure, so that each compiled rule's true meets the interpreter
+  const guardCel = (c: readonly CompiledCelFast[] | undefined): readonly CompiledCelFast[] => (options.verifyCompiledCel ? [] : c ?? []);
+  const S: SharedValidators = shared && sharedEnv
+    ? shared.validation(selfReplacingClosures(shared.data.closures, sharedEnv), H, guardCel(shared.compiledCel))
+    : {};
+  const rootFn = validation(selfReplacingClosures(data.closures, env), H, S, guardCel(options.compiledCel));
   const root = linkStructure(data.structure);
   const isResource = data.isResource;
   const tooDeepAt = (obj: unknown): string => tooDeepField(data.root, data.definitions, obj);

@@ -30,6 +30,11 @@ function jsonProblem(text: string): string | null {
   return kind === null ? null : `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
 }
 
+/** Where a key's error is reported (built only for an error: the valid path builds no path). */
+function keyPath(ctx: { path(): string }, map: string, reportAt: string | undefined, k: string): string {
+  return reportAt ? childPath(ctx.path(), reportAt) : `${childPath(ctx.path(), map)}[${k}]`;
+}
+
 function decode(v: string, bytes: boolean): string {
   return bytes ? Buffer.from(v, 'base64').toString('utf8') : v;
 }
@@ -63,20 +68,18 @@ export const requiredKeysWhen: RuleKind = {
         if (!isObject(v) || (field !== null && !deepEqual(getPath(v, field), equals))) return;
         const m = getPath(v, map);
         const mo = isObject(m) ? m : {};
-        const base = childPath(ctx.path(), map);
-        const at = (k: string) => (reportAt ? childPath(ctx.path(), reportAt) : `${base}[${k}]`);
         const present = keys.filter((k) => hasOwn(mo, k));
         if (any ? present.length === 0 : present.length < keys.length) {
-          for (const k of keys) if (!hasOwn(mo, k)) ctx.add(fieldErr.required(at(k), message));
+          for (const k of keys) if (!hasOwn(mo, k)) ctx.add(fieldErr.required(keyPath(ctx, map, reportAt, k), message));
           if (!any) { /* continue to check present keys */ } else return;
         }
         for (const k of present) {
           const val = mo[k];
           const text = typeof val === 'string' ? decode(val, bytes) : '';
-          if (nonEmpty && text.length === 0) ctx.add(fieldErr.required(at(k), message));
+          if (nonEmpty && text.length === 0) ctx.add(fieldErr.required(keyPath(ctx, map, reportAt, k), message));
           else if (json) {
             const problem = jsonProblem(text);
-            if (problem) ctx.add(fieldErr.invalid(at(k), bytes ? '<secret contents redacted>' : val, problem));
+            if (problem) ctx.add(fieldErr.invalid(keyPath(ctx, map, reportAt, k), bytes ? '<secret contents redacted>' : val, problem));
           }
         }
       },

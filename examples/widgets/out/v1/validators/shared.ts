@@ -8,8 +8,8 @@ import type { ValidationContext } from '../../../../../runtime/schema/context.ts
 import type { SharedData, SharedModule, SharedValidators } from '../../../../../runtime/schema/standalone.ts';
 import { A, type CompiledCelFast } from '../../../../../runtime/schema/cel-aot-runtime.ts';
 
-/** The shared definitions' functions: R the closures of the data, H the helpers. */
-function validation(R: readonly Check[], H: Helpers): SharedValidators {
+/** The shared definitions' functions: R the closures of the data, H the helpers, C the compiled CEL rules. */
+function validation(R: readonly Check[], H: Helpers, C: readonly CompiledCelFast[]): SharedValidators {
   const hop = H.hop;
   return {};
 }

@@ -31,13 +31,14 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a Widget: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a Widget: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
   const sf10 = H.stringFormat('date-time')!;
   const k11 = 'date-time';
   const nf13 = H.numberFormat('int64')!;
@@ -59,9 +60,16 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   const k83 = 'int32';
   const k85 = ': supported values: "TCP", "UDP"';
   const k86 = ['name'];
-  const nf93 = H.numberFormat('int32')!;
-  const k94 = 'int32';
-  const k96 = ': supported values: "Pending", "Running", "Failed"';
+  function cg90(s: any): boolean {
+    try {
+      return C[1](s, undefined) === true && C[2](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf94 = H.numberFormat('int32')!;
+  const k95 = 'int32';
+  const k97 = ': supported values: "Pending", "Running", "Failed"';
   function f0(x: any, o: any, c: ValidationContext, d: number): void {
     // Widget
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
@@ -107,7 +115,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                         else {
                           if (!(y66 === 'Auto' || y66 === 'Manual')) H.enumErr(c, c.pathAt(d + 2), y66, k68);
                           c.len = d + 2;
-                          r0(y66, ov67, c);
+                          R[0](y66, ov67, c);
                         }
                       } else if (k60 === 'tags') {
                         const y87: any = y57[k60];
@@ -169,7 +177,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                                       if (y78.length > 15 && H.runeCount(y78) > 15) H.maxLen(c, c.pathAt(d + 4), 15);
                                       if (typeof y78 !== 'string' || !ok80(y78)) {
                                         c.len = d + 4;
-                                        r1(y78, ov79, c);
+                                        R[1](y78, ov79, c);
                                       }
                                     }
                                     break;
@@ -209,8 +217,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                   }
                 }
                 if (!hop.call(y57, 'size')) H.required(c, H.pj(c.pathAt(d + 1), 'size'));
-                c.len = d + 1;
-                r2(y57, ov58, c);
+                if (c.celBudget !== Infinity || !cg90(y57)) {
+                  c.len = d + 1;
+                  R[2](y57, ov58, c);
+                }
               }
             }
             break;
@@ -621,29 +631,29 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
           case 6:
             if (k1 === 'status') {
-              const y90: any = x[k1];
-              if (!(typeof y90 === 'object' && y90 !== null && !Array.isArray(y90)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y90, 'object');
+              const y91: any = x[k1];
+              if (!(typeof y91 === 'object' && y91 !== null && !Array.isArray(y91)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y91, 'object');
               else {
-                for (const k91 in y90) {
-                  switch (k91) {
+                for (const k92 in y91) {
+                  switch (k92) {
                     case 'readyReplicas': {
-                      const y92: any = y90[k91];
-                      if (!(typeof y92 === 'number' && Number.isInteger(y92)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y92, 'integer');
+                      const y93: any = y91[k92];
+                      if (!(typeof y93 === 'number' && Number.isInteger(y93)))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y93, 'integer');
                       else {
-                        if (y92 < 0) H.minimum(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y92, 0, false);
-                        if (!nf93(y92)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y92, k94);
+                        if (y93 < 0) H.minimum(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y93, 0, false);
+                        if (!nf94(y93)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y93, k95);
                       }
                       break;
                     }
                     case 'phase': {
-                      const y95: any = y90[k91];
-                      if (!(typeof y95 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y95, 'string');
+                      const y96: any = y91[k92];
+                      if (!(typeof y96 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y96, 'string');
                       else {
-                        if (!(y95 === 'Pending' || y95 === 'Running' || y95 === 'Failed'))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y95, k96);
+                        if (!(y96 === 'Pending' || y96 === 'Running' || y96 === 'Failed'))
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y96, k97);
                       }
                       break;
                     }
@@ -660,7 +670,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
   function f49(x: any, o: any, c: ValidationContext, d: number): void {
     f0(x, o, c, d);
     c.len = d;
-    r3(x, o, c);
+    R[3](x, o, c);
   }
   return f49;
 }

@@ -31,18 +31,28 @@ export const resourceContext: ResourceContext = {
   nameSyntax: 'dns1123Subdomain',
 };
 
-/** The generated validation of a Widget: R the closures of the data, H the helpers, S the shared module's functions. */
-export function validation(R: readonly Check[], H: Helpers, S: SharedValidators): RootFn {
+/** The generated validation of a Widget: R the closures of the data, H the helpers, S the shared module's functions, C the compiled CEL rules. */
+export function validation(
+  R: readonly Check[],
+  H: Helpers,
+  S: SharedValidators,
+  C: readonly CompiledCelFast[],
+): RootFn {
   const hop = H.hop;
-  const r0 = R[0];
-  const r1 = R[1];
   const s3 = S['ObjectMeta']!;
   const k9 = ': supported values: "small", "large"';
   const nf11 = H.numberFormat('int32')!;
   const k12 = 'int32';
-  const nf16 = H.numberFormat('int32')!;
-  const k17 = 'int32';
-  const k19 = ': supported values: "Pending", "Running", "Failed"';
+  function cg13(s: any): boolean {
+    try {
+      return C[0](s, undefined) === true;
+    } catch {
+      return false;
+    }
+  }
+  const nf17 = H.numberFormat('int32')!;
+  const k18 = 'int32';
+  const k20 = ': supported values: "Pending", "Running", "Failed"';
   function f41(x: any, o: any, c: ValidationContext, d: number): void {
     if (!(typeof x === 'object' && x !== null && !Array.isArray(x))) H.typeErr(c, c.pathAt(d), x, 'object');
     else {
@@ -91,8 +101,10 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
                   }
                 }
                 if (!hop.call(y5, 'size')) H.required(c, H.pj(c.pathAt(d + 1), 'size'));
-                c.len = d + 1;
-                r0(y5, ov6, c);
+                if (c.celBudget !== Infinity || !cg13(y5)) {
+                  c.len = d + 1;
+                  R[0](y5, ov6, c);
+                }
               }
             }
             break;
@@ -106,29 +118,29 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
             break;
           case 6:
             if (k1 === 'status') {
-              const y13: any = x[k1];
-              if (!(typeof y13 === 'object' && y13 !== null && !Array.isArray(y13)))
-                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y13, 'object');
+              const y14: any = x[k1];
+              if (!(typeof y14 === 'object' && y14 !== null && !Array.isArray(y14)))
+                H.typeErr(c, H.pj(c.pathAt(d), 'status'), y14, 'object');
               else {
-                for (const k14 in y13) {
-                  switch (k14) {
+                for (const k15 in y14) {
+                  switch (k15) {
                     case 'readyReplicas': {
-                      const y15: any = y13[k14];
-                      if (!(typeof y15 === 'number' && Number.isInteger(y15)))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y15, 'integer');
+                      const y16: any = y14[k15];
+                      if (!(typeof y16 === 'number' && Number.isInteger(y16)))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y16, 'integer');
                       else {
-                        if (y15 < 0) H.minimum(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y15, 0, false);
-                        if (!nf16(y15)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y15, k17);
+                        if (y16 < 0) H.minimum(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y16, 0, false);
+                        if (!nf17(y16)) H.numFormat(c, H.pj(H.pj(c.pathAt(d), 'status'), 'readyReplicas'), y16, k18);
                       }
                       break;
                     }
                     case 'phase': {
-                      const y18: any = y13[k14];
-                      if (!(typeof y18 === 'string'))
-                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y18, 'string');
+                      const y19: any = y14[k15];
+                      if (!(typeof y19 === 'string'))
+                        H.typeErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y19, 'string');
                       else {
-                        if (!(y18 === 'Pending' || y18 === 'Running' || y18 === 'Failed'))
-                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y18, k19);
+                        if (!(y19 === 'Pending' || y19 === 'Running' || y19 === 'Failed'))
+                          H.enumErr(c, H.pj(H.pj(c.pathAt(d), 'status'), 'phase'), y19, k20);
                       }
                       break;
                     }
@@ -142,7 +154,7 @@ export function validation(R: readonly Check[], H: Helpers, S: SharedValidators)
       if (!hop.call(x, 'spec')) H.required(c, H.pj(c.pathAt(d), 'spec'));
     }
     c.len = d;
-    r1(x, o, c);
+    R[1](x, o, c);
   }
   return f41;
 }
