@@ -29,6 +29,7 @@ function facts(r: Resource, ctx: TreeContext, jsonSchemaBase: string): string {
   ];
   if (r.categories.length) rows.push(['categories', r.categories.map(esc).join(', ')]);
   rows.push(['subresources', r.subresources.length ? r.subresources.map((s) => `<code>${esc(s)}</code>`).join(' ') : 'none']);
+  if (r.omitVerbs?.length) rows.push(['not served', r.omitVerbs.map((v) => `<code>${esc(v)}</code>`).join(' ')]);
   rows.push(['maturity', r.maturity]);
   rows.push(['appears in', [`<code>${esc(r.listKind)}</code> (its list)`, ...inShapes].join(', ')]);
   rows.push(['JSON Schema', `<a href="${esc(jsonSchemaHref(r, jsonSchemaBase))}">${esc(`${r.kind.toLowerCase()}_${r.version}.json`)}</a>`]);

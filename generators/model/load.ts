@@ -8,7 +8,8 @@ import { fastManifests } from '../../runtime/validate/fast-yaml.ts';
 import type { Schema } from '../../runtime/schema/types.ts';
 import { cellFormatters } from '../../runtime/printers/index.ts';
 import { SpecError, formatPath, type SpecProblem } from './spec-error.ts';
-import type { FeatureGate, GroupVersions, Model, OperationKind, Parameter, PrinterColumn, Resource, Shape } from './model.ts';
+import { VERBS } from '../../runtime/api/operation.ts';
+import type { FeatureGate, GroupVersions, Model, OperationKind, Parameter, PrinterColumn, Resource, Shape, Subresource, Verb } from './model.ts';
 
 type Json = unknown;
 type Path = Array<string | number>;
@@ -268,12 +269,13 @@ function readResource(f: SpecFile, shapes: Map<string, Shape>, problem: (path: P
     shortNames: list('shortNames', dns1035),
     categories: list('categories', dns1035),
     scope: oneOf('scope', ['Namespaced', 'Cluster'] as const),
-    subresources: list('subresources', /^status$/) as 'status'[],
+    subresources: list('subresources', /^(status|finalize)$/) as Subresource[],
     deleteReturns: oneOf('deleteReturns', ['Status', 'Object'] as const),
     maturity: oneOf('maturity', ['stable', 'beta', 'alpha'] as const),
     generation: bool('generation'),
     updateRequiresResourceVersion: bool('updateRequiresResourceVersion'),
     nameSyntax: oneOf('nameSyntax', ['dns1123Subdomain', 'dns1123Label', 'pathSegment'] as const),
+    ...(r.omitVerbs === undefined ? {} : { omitVerbs: readOmitVerbs(r.omitVerbs, (path, m) => problem(['x-cluster-resource', 'omitVerbs', ...path], m)) }),
     fieldSelectors: list('fieldSelectors', /^[a-zA-Z][\w.]*$/),
     printerColumns: readPrinterColumns(r.printerColumns, (path, m) => problem(['x-cluster-resource', 'printerColumns', ...path], m)),
     documented: isRecord(r.documented) ? (r.documented as Resource['documented']) : undefined,
@@ -285,7 +287,45 @@ function readResource(f: SpecFile, shapes: Map<string, Shape>, problem: (path: P
   if (kind && !shapes.has(resource.shape)) problem(at(shapeKey), `no schema components.schemas.${resource.shape} in this file`);
   else if (kind && shapes.get(resource.shape)!.file !== f.file) problem(at(shapeKey), `the schema ${resource.shape} must be defined in this file`);
   if (resource.listKind && resource.listKind !== `${kind}List`) problem(at('listKind'), `must be ${kind}List`);
+  const finalizeAt = resource.subresources.indexOf('finalize');
+  if (finalizeAt >= 0 && shapes.has(resource.shape) && !hasSpecFinalizers(shapes, resource.shape)) {
+    problem([...at('subresources'), finalizeAt], 'finalize needs spec.finalizers, a list of strings, in the kind\'s schema (it is all the subresource writes)');
+  }
   return resource;
+}
+
+/**
+ * `omitVerbs`: verbs of the derived operations the resource does not serve, as upstream's REST
+ * storage of the kind leaves an interface out. Patch needs get and update (upstream's Patcher is both).
+ */
+function readOmitVerbs(v: Json, problem: (path: Path, m: string) => void): Verb[] {
+  if (!Array.isArray(v)) {
+    problem([], `must be a list of verbs: ${VERBS.join(', ')}`);
+    return [];
+  }
+  const verbs: Verb[] = [];
+  v.forEach((x, i) => {
+    if (!VERBS.includes(x as Verb)) problem([i], `unknown verb ${JSON.stringify(x)}; one of ${VERBS.join(', ')}`);
+    else if (verbs.includes(x as Verb)) problem([i], `${x} is listed twice`);
+    else verbs.push(x as Verb);
+  });
+  if (!verbs.includes('patch')) {
+    for (const needed of ['get', 'update'] as const) {
+      if (verbs.includes(needed)) problem([v.indexOf(needed)], `${needed} cannot be omitted while patch is served (a patch reads and updates the object)`);
+    }
+  }
+  return verbs;
+}
+
+/** Whether a kind's schema has spec.finalizers as a list of strings (through the `$ref`s, already canonical). */
+function hasSpecFinalizers(shapes: Map<string, Shape>, shape: string): boolean {
+  const resolve = (s: Schema | undefined): Schema | undefined => {
+    const ref = s?.$ref;
+    return typeof ref === 'string' ? shapes.get(ref.replace('#/components/schemas/', ''))?.schema : s;
+  };
+  const spec = resolve(shapes.get(shape)?.schema.properties?.spec);
+  const finalizers = resolve(spec?.properties?.finalizers);
+  return finalizers?.type === 'array' && resolve(finalizers.items)?.type === 'string';
 }
 
 function readPrinterColumns(v: Json, problem: (path: Path, m: string) => void): PrinterColumn[] {

@@ -1,8 +1,10 @@
 // The typed Model that every generator reads. Built once from spec/ by load.ts and checked by check.ts.
 import type { Schema } from '../../runtime/schema/types.ts';
 import type { PrinterColumn } from '../../runtime/api/printer-column.ts';
+import type { Subresource } from '../../runtime/api/resource-descriptor.ts';
+import type { Verb } from '../../runtime/api/operation.ts';
 
-export type { PrinterColumn };
+export type { PrinterColumn, Subresource, Verb };
 
 export interface Model {
   platform: { major: string; minor: string; gitVersion: string };
@@ -60,7 +62,9 @@ export interface Resource {
   shortNames: string[];
   categories: string[];
   scope: 'Namespaced' | 'Cluster';
-  subresources: 'status'[];
+  subresources: Subresource[];
+  /** Verbs of the main resource it does not serve (upstream's storage lacks the interface: Namespace has no DeleteCollection). */
+  omitVerbs?: Verb[];
   deleteReturns: 'Status' | 'Object';
   maturity: 'stable' | 'beta' | 'alpha';
   generation: boolean;

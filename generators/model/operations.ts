@@ -1,10 +1,11 @@
 // Derives every HTTP operation of a resource: the documents' section 4.2 table for each resource,
-// the all-namespaces list, the /status operations, and upstream's watch paths.
+// the all-namespaces list, the /status and /finalize operations, and upstream's watch paths, less
+// the verbs the resource omits (`omitVerbs`).
 // OpenAPI documents and route modules are both generated from this one list.
-import { listShapeOf, type Model, type OperationKind, type Resource } from './model.ts';
+import { listShapeOf, type Model, type OperationKind, type Resource, type Subresource } from './model.ts';
 
 // The handler names and actions are the runtime's: a route bound to a name it lacks fails the build.
-import type { Action, HandlerName } from '../../runtime/api/operation.ts';
+import { VERB_OF_ACTION, type Action, type HandlerName } from '../../runtime/api/operation.ts';
 
 export type { Action, HandlerName };
 
@@ -23,7 +24,7 @@ export interface Operation {
   requestBody?: { shape: string; required: boolean; patch: boolean };
   /** Success status codes and the shape each returns. */
   responses: Array<{ code: number; shape: string }>;
-  subresource?: 'status';
+  subresource?: Subresource;
   allNamespaces: boolean;
   description: string;
   deprecated?: boolean;
@@ -142,7 +143,18 @@ export function operationsOf(model: Model, r: Resource): Operation[] {
       },
     );
   }
-  return ops;
+  if (r.subresources.includes('finalize')) {
+    // upstream's FinalizeREST is an Updater only: PUT, no get or patch
+    ops.push({
+      operationId: `replace${gv}${nsWord}${r.kind}Finalize`, method: 'PUT', path: `${item}/finalize`, action: 'put', handler: 'updateFinalize',
+      parameterSet: 'update', pathParameters: itemParams, queryParameters: q('update'),
+      requestBody: { shape: r.shape, required: true, patch: false }, responses: [200, 201].map((code) => ({ code, shape: r.shape })),
+      subresource: 'finalize', allNamespaces: false, description: `replace finalize of the specified ${r.kind}`,
+    });
+  }
+  const omitted = new Set(r.omitVerbs ?? []);
+  // omitVerbs names verbs of the main resource; a subresource keeps its own
+  return omitted.size ? ops.filter((op) => op.subresource !== undefined || !omitted.has(VERB_OF_ACTION[op.action])) : ops;
 }
 
 /** Media types a PATCH accepts; strategic merge patch only for built-in types. */

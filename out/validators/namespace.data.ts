@@ -102,7 +102,7 @@ export const data = JSON.parse(String.raw`{
     },
     {
      "rule": "note",
-     "text": "DELETE sets deletionTimestamp and status.phase Terminating and returns the namespace. The namespace controller then deletes every object in it, sets the deletion conditions, and removes the \u0060cluster\u0060 finalizer through /finalize; the namespace is then removed. Creating objects in a terminating namespace is refused by admission (403); creating them in a missing namespace gives 404.",
+     "text": "DELETE sets deletionTimestamp and status.phase Terminating and returns the namespace. The namespace controller then deletes every object in it and removes the \u0060cluster\u0060 finalizer through /finalize; the namespace is then removed. (Upstream's controller also reports its progress in status conditions; this server's does not.) Creating objects in a terminating namespace is refused by admission (403); creating them in a missing namespace gives 404.",
      "enforcedBy": "controller",
      "source": "conventions 2"
     }

@@ -4,6 +4,7 @@
 // plugins that ran go back in the write's result, or on the error that stopped the chain.
 
 import type { Obj } from '../api/object.ts';
+import type { Subresource } from '../api/resource-descriptor.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { UserInfo } from './types.ts';
 
@@ -21,7 +22,7 @@ export interface AdmissionCheck {
   /** The object's name as the request gave it ('' for a create with generateName, as upstream). */
   name: string;
   namespace: string | undefined;
-  subresource?: 'status';
+  subresource?: Subresource;
   dryRun: boolean;
 }
 

@@ -3,6 +3,9 @@
 // layer and the generators' model alike, so it lives below all of them.
 import type { PrinterColumn } from './printer-column.ts';
 
+/** The subresources a built-in resource may have: `/status`, and `/finalize` (upstream's Namespace). */
+export type Subresource = 'status' | 'finalize';
+
 export interface ResourceDescriptor {
   kind: string;
   listKind: string;
@@ -13,7 +16,7 @@ export interface ResourceDescriptor {
   shortNames: readonly string[];
   categories: readonly string[];
   namespaced: boolean;
-  subresources: readonly 'status'[];
+  subresources: readonly Subresource[];
   deleteReturns: 'Status' | 'Object';
   maturity: 'stable' | 'beta' | 'alpha';
   generation: boolean;

@@ -142,6 +142,7 @@ export async function buildApiServer(gen: GeneratedArtifacts, opts: BuildOptions
     getStatus: null,
     updateStatus: null,
     patchStatus: null,
+    updateFinalize: null,
   }).map((t) => t.resource);
   const resources = descriptors.map((descriptor) => {
     const mod = gen.validators[descriptor.shape ?? descriptor.kind];

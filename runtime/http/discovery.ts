@@ -3,21 +3,9 @@
 // (APIGroupDiscoveryList) forms.
 
 import { createHash } from 'node:crypto';
-import type { Action } from '../api/operation.ts';
+import { VERB_OF_ACTION } from '../api/operation.ts';
 import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
 import type { RouteTable } from './route-types.ts';
-
-const VERB_OF_ACTION: Record<Action, string> = {
-  get: 'get',
-  list: 'list',
-  watch: 'watch',
-  watchlist: 'watch',
-  post: 'create',
-  put: 'update',
-  patch: 'patch',
-  delete: 'delete',
-  deletecollection: 'deletecollection',
-};
 
 export interface ServedResource {
   descriptor: ResourceDescriptor;
@@ -80,7 +68,8 @@ export class Discovery {
       gv.resources.push({
         descriptor: d,
         verbs: [...verbs].sort(),
-        subresources: [...sub.entries()].map(([name, v]) => ({ name, verbs: [...v].sort() })),
+        // by name, as upstream lists them (namespaces/finalize before namespaces/status)
+        subresources: [...sub.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, v]) => ({ name, verbs: [...v].sort() })),
       });
     }
     for (const x of extra) {

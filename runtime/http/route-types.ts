@@ -3,7 +3,7 @@
 // does not provide is a type error, so no route can exist without a real handler. The resource
 // descriptor and the operation names live below the HTTP layer (runtime/api).
 import type { Action, HandlerName } from '../api/operation.ts';
-import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import type { ResourceDescriptor, Subresource } from '../api/resource-descriptor.ts';
 
 export interface Route<H> {
   operationId: string;
@@ -17,7 +17,7 @@ export interface Route<H> {
   queryParameters: readonly string[];
   requestBody?: { shape: string; required: boolean; patch: boolean };
   successCodes: readonly number[];
-  subresource?: 'status';
+  subresource?: Subresource;
   allNamespaces: boolean;
   deprecated: boolean;
 }

@@ -1,15 +1,20 @@
 // The namespace controller (upstream's runs in kube-controller-manager under leader election): an
 // informer on namespaces, whose initial state includes every namespace left Terminating, queues
-// each Terminating namespace and finishes it: its contents, then the namespace itself (at the
-// revision read, so a concurrent attempt by another replica is harmless). Run under the leader
-// elector, so one replica finishes namespaces; the work is idempotent either way.
+// each Terminating namespace and finishes it as upstream's namespaced resources deleter does: its
+// contents, then the `cluster` finalizer out of spec.finalizers through /finalize; that write
+// removes the namespace when no other finalizer is left (the namespace strategy). Run under the
+// leader elector, so one replica finishes namespaces; the work is idempotent either way.
 
-import { meta, metaOf, type Obj } from '../api/object.ts';
+import { isObj, meta, metaOf, type Obj } from '../api/object.ts';
 import { Informer } from '../controller/informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { Registry } from './registry.ts';
 import type { Store } from './store.ts';
+import { NAMESPACE_FINALIZER, specFinalizers } from './strategies/namespace.ts';
+
+/** The manager of the controller's /finalize writes (upstream's namespace controller runs in kube-controller-manager). */
+const FIELD_MANAGER = 'kube-controller-manager';
 
 export interface NamespaceControllerOptions {
   registry: Registry;
@@ -20,8 +25,9 @@ export interface NamespaceControllerOptions {
 }
 
 /**
- * One attempt at finishing a Terminating namespace: delete its contents, then the namespace.
- * Throws while something remains (the queue retries with backoff).
+ * One attempt at finishing a Terminating namespace: delete its contents, then take the `cluster`
+ * finalizer out of spec.finalizers (the other finalizers, sorted, stay for their owners).
+ * Throws while content remains (the queue retries with backoff).
  */
 export async function finalizeNamespace(registry: Registry, store: Store, name: string): Promise<void> {
   const terminating = async (): Promise<Obj | undefined> => {
@@ -32,14 +38,18 @@ export async function finalizeNamespace(registry: Registry, store: Store, name: 
     // gone, or created anew under the same name: nothing of it to delete
     return ns && meta(ns).deletionTimestamp ? ns : undefined;
   };
-  if (!(await terminating())) return;
+  const ns = await terminating();
+  // finalized: the write that emptied spec.finalizers removed it, or its metadata.finalizers keep it for their owners
+  if (!ns || specFinalizers(ns).length === 0) return;
   await registry.deleteNamespaceContents(name);
   if (await registry.namespaceHasContent(name)) throw new Error('content remains');
-  const cur = await terminating();
-  if (!cur) return;
-  const m = meta(cur);
-  if (m.finalizers && m.finalizers.length) throw new Error('finalizers remain');
-  await store.deleteObject(cur, Number(m.resourceVersion), {});
+  const uid = meta(ns).uid;
+  await store.patch(undefined, name, (cur) => {
+    // another replica finished it and it was created anew: this one is gone (the queue ignores 404)
+    if (metaOf(cur).uid !== uid || !metaOf(cur).deletionTimestamp) throw ApiError.notFound(store.resource, name);
+    const finalizers = [...new Set(specFinalizers(cur).filter((f) => f !== NAMESPACE_FINALIZER))].sort();
+    return { ...cur, spec: { ...(isObj(cur.spec) ? cur.spec : {}), finalizers } };
+  }, { subresource: 'finalize', fieldManager: FIELD_MANAGER });
 }
 
 export class NamespaceController {

@@ -2,6 +2,7 @@
 
 import type { AdmissionRequest } from '../admission/chain.ts';
 import type { Obj } from '../api/object.ts';
+import type { Subresource } from '../api/resource-descriptor.ts';
 import type { ApiError, Status } from '../errors/api-error.ts';
 import type { ObjectConverter } from '../object-storage/conversion.ts';
 import type { Schema } from '../schema/types.ts';
@@ -37,7 +38,7 @@ export interface WriteOptions {
 }
 
 export interface UpdateOptions extends WriteOptions {
-  subresource?: 'status';
+  subresource?: Subresource;
   /** A missing object is created (server-side apply; upstream's forceAllowCreate). */
   allowCreate?: boolean;
 }

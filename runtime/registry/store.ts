@@ -6,7 +6,7 @@
 import { AdmissionChain } from '../admission/chain.ts';
 import type { Obj } from '../api/object.ts';
 import type { ResourceRef } from '../errors/api-error.ts';
-import type { ResourceDescriptor } from '../api/resource-descriptor.ts';
+import type { ResourceDescriptor, Subresource } from '../api/resource-descriptor.ts';
 import { ObjectStorage } from '../object-storage/object-storage.ts';
 import type { CompiledValidator, Schema } from '../schema/types.ts';
 import type { Storage } from '../storage/interface.ts';
@@ -111,7 +111,7 @@ export class Store implements StoreContext {
   }
 
   /** Fields an endpoint resets and never tracks: status on the main endpoint, spec on /status. */
-  ignoredFields(subresource?: 'status'): string[][] {
+  ignoredFields(subresource?: Subresource): string[][] {
     return ignoredFields(this, subresource);
   }
 
@@ -132,7 +132,7 @@ export class Store implements StoreContext {
     return create(this, namespace, body, opts);
   }
 
-  /** PUT (main endpoint or /status) of a whole body, or any UpdatedObjectInfo (patches, apply). */
+  /** PUT (main endpoint, /status or /finalize) of a whole body, or any UpdatedObjectInfo (patches, apply). */
   update(namespace: string | undefined, name: string, body: Obj | UpdatedObjectInfo, opts: UpdateOptions = {}): Promise<WriteResult> {
     const info = typeof (body as Partial<UpdatedObjectInfo>).updatedObject === 'function' ? (body as UpdatedObjectInfo) : replacedBy(body as Obj);
     return update(this, namespace, name, info, opts);

@@ -38,6 +38,16 @@ export interface Strategy {
    * A strategy restores what else the type keeps (for example labels and annotations).
    */
   prepareForStatusUpdate?(obj: Obj, old: Obj): void;
+  /**
+   * On a /finalize write (Namespace): `obj` is the request's body with status restored from `old`
+   * (upstream's finalize strategy); the main endpoint's prepareForUpdate does not run.
+   */
+  prepareForFinalizeUpdate?(obj: Obj, old: Obj): void;
+  /**
+   * Upstream's ShouldDeleteDuringUpdate beyond the generic rule (deletion requested, no
+   * metadata.finalizers left): false keeps the object (Namespace: while spec.finalizers remain).
+   */
+  mayDeleteDuringUpdate?(obj: Obj): boolean;
   /** Validation beyond the schema on create. */
   validate?(obj: Obj): FieldError[];
   /** Validation beyond the schema on update. */

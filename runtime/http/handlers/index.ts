@@ -27,4 +27,5 @@ export const handlers: RouteHandlers<Handler> = {
   getStatus: get,
   updateStatus: (ctx) => update(ctx, 'status'),
   patchStatus: (ctx) => patch(ctx, 'status'),
+  updateFinalize: (ctx) => update(ctx, 'finalize'),
 };

@@ -1,12 +1,13 @@
-// PUT of one object (also /status): UPDATE with the body as the whole new object.
+// PUT of one object (also /status and /finalize): UPDATE with the body as the whole new object.
 
+import type { Subresource } from '../../api/resource-descriptor.ts';
 import { negotiateResource } from '../negotiation.ts';
 import { writeOptionsOf } from './admission-options.ts';
 import { admissionRequest, nameOf, namespaceOf, type RequestContext } from './context.ts';
 import { objectBody, writeParams } from './params.ts';
 import { renderObject, respond } from './render.ts';
 
-export async function update(ctx: RequestContext, subresource?: 'status'): Promise<void> {
+export async function update(ctx: RequestContext, subresource?: Subresource): Promise<void> {
   const n = negotiateResource(ctx.req.headers.accept, 'object', false);
   const opts = writeParams(ctx.query, 'UpdateOptions', ctx.req.headers['user-agent']);
   const { body, bodyBytes, warnings } = await objectBody(ctx, opts.fieldValidation);

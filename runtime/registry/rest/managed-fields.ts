@@ -2,17 +2,18 @@
 // (upstream's field manager around every update).
 
 import { meta, metaOf, type Obj } from '../../api/object.ts';
+import type { Subresource } from '../../api/resource-descriptor.ts';
 import { updateManagedFields } from '../../patch/index.ts';
 import type { ResourceContext } from './context.ts';
 
-/** Fields an endpoint resets and never tracks: status on the main endpoint, spec on /status. */
-export function ignoredFields(ctx: Pick<ResourceContext, 'hasStatus'>, subresource?: 'status'): string[][] {
+/** Fields an endpoint resets and never tracks: status on the main endpoint and on /finalize, spec on /status. */
+export function ignoredFields(ctx: Pick<ResourceContext, 'hasStatus'>, subresource?: Subresource): string[][] {
   if (subresource === 'status') return [['spec']];
   return ctx.hasStatus ? [['status']] : [];
 }
 
 /** `obj` with this write recorded in its managedFields (unchanged without shapes). */
-export function trackManagedFields(ctx: ResourceContext, old: Obj | undefined, obj: Obj, manager: string, subresource?: 'status'): Obj {
+export function trackManagedFields(ctx: ResourceContext, old: Obj | undefined, obj: Obj, manager: string, subresource?: Subresource): Obj {
   if (!ctx.shapes) return obj;
   const next = updateManagedFields(
     old,

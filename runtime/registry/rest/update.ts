@@ -4,6 +4,7 @@
 // preparation, defaults, generation, validation against the old object, and managedFields.
 
 import { deepClone, deepEqual, meta, metaOf, type Obj } from '../../api/object.ts';
+import type { Subresource } from '../../api/resource-descriptor.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { fieldErr } from '../../schema/errors.ts';
 import { dropEmptyOmitted } from '../omit-empty.ts';
@@ -16,7 +17,7 @@ import { pruneUnknownFields } from './unknown-fields.ts';
 export interface UpdateStepOptions {
   fieldValidation?: FieldValidation;
   fieldManager?: string;
-  subresource?: 'status';
+  subresource?: Subresource;
   /** managedFields were set by server-side apply: keep them. */
   setsManagedFields?: boolean;
   bodyBytes?: number;
@@ -91,11 +92,14 @@ export function beforeUpdate(
     for (const [k, v] of Object.entries(old)) if (k !== 'metadata' && k !== 'status') body[k] = deepClone(v);
     ctx.strategy.prepareForStatusUpdate?.(body, old);
   } else {
+    // the main endpoint and /finalize keep the stored status
     if (hasStatus) {
       if (old.status !== undefined) body.status = deepClone(old.status);
       else delete body.status;
     }
-    ctx.strategy.prepareForUpdate?.(body, old);
+    // upstream's finalize strategy takes the body but its status, without the main endpoint's preparation
+    if (opts.subresource === 'finalize') ctx.strategy.prepareForFinalizeUpdate?.(body, old);
+    else ctx.strategy.prepareForUpdate?.(body, old);
   }
   ctx.validator.applyDefaults(body);
   // Before the generation and immutability comparisons with the stored object, which never holds them:
@@ -112,7 +116,8 @@ export function beforeUpdate(
   if (errs.length) throw ApiError.invalid({ group: d.group, kind: d.kind }, name, errs);
   const obj = opts.setsManagedFields ? body : trackManagedFields(ctx, old, body, opts.fieldManager ?? '', opts.subresource);
   const fin = metaOf(obj).finalizers;
-  return { obj, warnings, remove: !!oldMeta.deletionTimestamp && (!fin || fin.length === 0) };
+  const remove = !!oldMeta.deletionTimestamp && (!fin || fin.length === 0) && (ctx.strategy.mayDeleteDuringUpdate?.(obj) ?? true);
+  return { obj, warnings, remove };
 }
 
 /** True when anything outside metadata (and status, with a status subresource) differs. */

@@ -1,8 +1,10 @@
 // Namespace: `default` exists from the start and may not be deleted; DELETE marks the namespace
 // Terminating (deletionTimestamp, status.phase) and returns it; the namespace controller then deletes
-// everything in it and finally the namespace itself. As upstream's
+// everything in it and removes the `cluster` finalizer through /finalize, and the write that leaves
+// spec.finalizers (and metadata.finalizers) empty removes the namespace. As upstream's
 // namespace strategy: a new namespace gets the `cluster` finalizer in spec.finalizers (upstream's
-// `kubernetes`), which updates of the main resource keep, and every write sets the label
+// `kubernetes`), which updates of the main resource keep and only /finalize changes (upstream's
+// FinalizeREST: the body but its status), and every write sets the label
 // `cluster.io/metadata.name` to the name (upstream's kubernetes.io/metadata.name), overriding it.
 
 import { ApiError } from '../../errors/api-error.ts';
@@ -17,6 +19,12 @@ const PROTECTED = new Set(['default']);
 export const NAMESPACE_NAME_LABEL = 'cluster.io/metadata.name';
 /** The finalizer the namespace controller removes once the namespace's contents are gone. */
 export const NAMESPACE_FINALIZER = 'cluster';
+
+/** spec.finalizers of a namespace ([] when absent). */
+export function specFinalizers(obj: Obj): string[] {
+  const f = isObj(obj.spec) ? obj.spec.finalizers : undefined;
+  return Array.isArray(f) ? (f as string[]) : [];
+}
 
 function setNameLabel(obj: Obj): void {
   const m = meta(obj);
@@ -65,6 +73,13 @@ export const namespaceStrategy: Strategy = {
   prepareForStatusUpdate(obj) {
     setNameLabel(obj);
   },
+  prepareForFinalizeUpdate(obj) {
+    setNameLabel(obj);
+  },
+  // upstream's ShouldDeleteNamespaceDuringUpdate: a Terminating namespace goes once spec.finalizers are empty too
+  mayDeleteDuringUpdate(obj) {
+    return specFinalizers(obj).length === 0;
+  },
   validateUpdate(obj, old) {
     return statusPhaseErrors(obj, old);
   },
@@ -72,7 +87,11 @@ export const namespaceStrategy: Strategy = {
     const m = meta(current);
     const name = m.name as string;
     if (PROTECTED.has(name)) throw ApiError.forbidden(ctx.store.resource, name, 'this namespace may not be deleted');
-    if (m.deletionTimestamp) return { kind: 'object', object: current, deferred: true };
+    if (m.deletionTimestamp) {
+      // upstream: once spec.finalizers are empty (finalized while its metadata.finalizers or nothing kept it), a DELETE is the generic one
+      if (specFinalizers(current).length === 0) return ctx.store.deleteObject(current, Number(m.resourceVersion), options);
+      return { kind: 'object', object: current, deferred: true };
+    }
     const next = deepClone(current);
     const nm = meta(next);
     nm.deletionTimestamp = nowTimestamp();
