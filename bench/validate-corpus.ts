@@ -17,7 +17,6 @@ import { runValidationParallel, workersFor } from '../runtime/validate/parallel.
 import { fastManifests } from '../runtime/validate/fast-yaml.ts';
 import { collectInputs } from '../runtime/validate/inputs.ts';
 import * as validators from '../out/validators/index.ts';
-import { defaultJobs } from '../generators/cli/commands/validate.ts';
 import { validatorsModule } from '../generators/cli/commands/validate-validators.ts';
 import { textReporter } from '../generators/cli/reporters/text.ts';
 import { arg } from './cli-options.ts';
@@ -26,7 +25,7 @@ const root = join(import.meta.dirname, '..');
 const FILES = Number(arg('files', '1000'));
 const PER_FILE = Number(arg('per-file', '10'));
 const ROUNDS = Number(arg('rounds', '3'));
-const JOBS = Number(arg('jobs', String(defaultJobs())));
+const JOBS = Number(arg('jobs', String(availableParallelism())));
 
 type Obj = Record<string, unknown>;
 

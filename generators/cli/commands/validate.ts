@@ -1,7 +1,6 @@
 // `clusterspec validate`: offline validation of manifests for pipelines, reported in one or more
 // formats (each to standard output or a file), with upstream's field errors and exit statuses.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../runtime/validate/run.ts';
@@ -12,9 +11,6 @@ import { validatorsModule } from './validate-validators.ts';
 import { reporters } from '../reporters/index.ts';
 import { EXIT, UsageError, flagValue, type CliIO, type Command } from '../command.ts';
 
-/** Threads by default: the machine's, at most MAX_DEFAULT_JOBS (kubeconform's -n defaults to 4). */
-const MAX_DEFAULT_JOBS = 4;
-export const defaultJobs = (): number => Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_JOBS));
 
 export const USAGE = `Usage: clusterspec validate [--crds DIR] [--old FILE] FILE... [-o FORMAT[=FILE]]... [--summary] [--strict] [-j N]
 
@@ -41,10 +37,10 @@ Validates manifests offline, as the API server validates a create (or an update 
                   rules that use oldSelf run).
   --max-file-size BYTES
                   files larger than this are reported, not read (default ${DEFAULT_MAX_FILE_BYTES}).
-  -j, --jobs N    threads that validate (default: the machine's processors, at most ${MAX_DEFAULT_JOBS});
-                  1 validates in this thread alone. Extra threads start only for a few
-                  megabytes of manifests or more (fewer cost more to start than they save);
-                  the report is the same whatever N.
+  -j, --jobs N    threads that validate (default 1: this thread alone). More threads start
+                  only for a few megabytes of manifests each, as each starts cold; on a
+                  2-processor machine -j 2 measured slower than -j 1 (npm run bench:validate).
+                  The report is the same whatever N.
   -h, --help      shows this help.
 
 Bad input (a broken YAML document, a document without apiVersion or kind, an unknown kind, an
@@ -86,7 +82,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   let summary = false;
   let strict = false;
   let maxFileBytes = DEFAULT_MAX_FILE_BYTES;
-  let jobs = defaultJobs();
+  let jobs = 1;
   for (let i = 0; i < args.length; ) {
     const a = args[i];
     if (a === '-h' || a === '--help') {
