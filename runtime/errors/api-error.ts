@@ -184,7 +184,10 @@ export class ApiError extends Error {
       d.kind = r.plural;
       return new ApiError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(r)}"`, d);
     }
-    return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    // a method no route of a known path has (DELETE on /api/v1/namespaces, whose storage has no
+    // DeleteCollection): go-restful's 405 as upstream's service error handler renders it
+    // (apierrors.NewGenericServerResponse: empty details, no Allow header)
+    return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
   }
 
   static notAcceptable(accepted: readonly string[]): ApiError {

@@ -85,12 +85,3 @@ export function sendNotFoundPage(res: ServerResponse): void {
 export function sendNotFoundStatus(res: ServerResponse, pretty: boolean): void {
   sendError(res, new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}), pretty);
 }
-
-/**
- * A method no route of a known path has (DELETE on /api/v1/namespaces, whose storage has no
- * DeleteCollection): go-restful's 405, rendered by upstream's service error handler as
- * apierrors.NewGenericServerResponse(405) does, with empty details and no Allow header.
- */
-export function routeMethodNotAllowed(): ApiError {
-  return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
-}

@@ -18,7 +18,7 @@ import type { CustomResourceRouter } from './custom-resources.ts';
 import type { StaticSite } from './docs-static.ts';
 import { ReviewRouter } from './reviews.ts';
 import { allowAllAuthorizer, type Authorizer } from '../authorization/authorizer.ts';
-import { encode, routeMethodNotAllowed, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
+import { encode, sendError, sendNotFoundPage, sendNotFoundStatus, sendText, sendValue, wantsPretty } from './respond.ts';
 import type { Route, RouteHandlers, RouteTable } from './route-types.ts';
 import { shapesForResource } from './resource-shapes.ts';
 import type { Schema } from '../schema/types.ts';
@@ -161,7 +161,7 @@ export class ApiServer {
         const matched = this.matcher.match(path);
         if (matched) {
           const bound = matched.byMethod.get(req.method ?? 'GET');
-          if (!bound) throw routeMethodNotAllowed();
+          if (!bound) throw ApiError.methodNotAllowed();
           return await this.serveRoute(req, res, bound, matched.params, query, user);
         }
         if (await this.reviews.serve(req, res, path, query, user)) return;
