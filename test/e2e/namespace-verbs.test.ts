@@ -103,6 +103,21 @@ describe('namespaces over HTTP', () => {
     expect(r.status).toBe(200);
     expect((await s.get('/api/v1/namespaces/stuck-http')).status).toBe(404);
   });
+
+  // upstream's namespace Delete: the options decide the orphan and foregroundDeletion finalizers, and the
+  // garbage collector and the namespace controller each take theirs out
+  it.each([
+    { policy: 'Foreground', finalizer: 'foregroundDeletion' },
+    { policy: 'Orphan', finalizer: 'orphan' },
+  ])('a first DELETE with propagationPolicy $policy marks $finalizer, and the namespace still goes', async ({ policy, finalizer }) => {
+    const name = `propagation-${policy.toLowerCase()}`;
+    expect((await s.post('/api/v1/namespaces', namespace(name))).status).toBe(201);
+    const d = await s.delete(`/api/v1/namespaces/${name}`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy } });
+    expect(d.status, d.text).toBe(200);
+    expect(d.json.metadata.finalizers).toEqual([finalizer]);
+    expect(d.json.metadata).not.toHaveProperty('deletionGracePeriodSeconds');
+    await eventually(async () => (await s.get(`/api/v1/namespaces/${name}`)).status === 404, 20_000);
+  });
 });
 
 withKubectl('namespaces with kubectl', () => {

@@ -14,7 +14,7 @@ import type { Obj } from '../../api/object.ts';
 import { NamespaceController } from '../namespace-controller.ts';
 import { Registry } from '../registry.ts';
 import type { Store } from '../store.ts';
-import { NAMESPACE_FINALIZER, NAMESPACE_NAME_LABEL, namespaceStrategy } from './namespace.ts';
+import { finalizersOnDelete, NAMESPACE_FINALIZER, NAMESPACE_NAME_LABEL, namespaceStrategy } from './namespace.ts';
 
 interface Case {
   name: string;
@@ -135,5 +135,23 @@ describe('namespace strategy against the fixtures', () => {
   it('accepts a main-resource update, whose status is the stored one', () => {
     const old: Obj = { metadata: { name: 'a' }, status: { phase: 'Active' } };
     expect(namespaceStrategy.validateUpdate!({ metadata: { name: 'a', labels: { x: 'y' } }, status: { phase: 'Active' } }, old)).toEqual([]);
+  });
+});
+
+describe("a namespace's first DELETE sets metadata.finalizers from its options (upstream's shouldHave...Finalizer)", () => {
+  it.each([
+    { name: 'no options: unchanged', current: ['example.com/x'], options: {}, want: ['example.com/x'] },
+    { name: 'no options: an orphan finalizer it has stays', current: ['orphan'], options: {}, want: ['orphan'] },
+    { name: 'Foreground', current: undefined, options: { propagationPolicy: 'Foreground' }, want: ['foregroundDeletion'] },
+    { name: 'Orphan replaces foregroundDeletion', current: ['foregroundDeletion', 'example.com/x'], options: { propagationPolicy: 'Orphan' }, want: ['example.com/x', 'orphan'] },
+    { name: 'Background removes both', current: ['orphan', 'example.com/x'], options: { propagationPolicy: 'Background' }, want: ['example.com/x'] },
+    { name: 'orphanDependents true', current: undefined, options: { orphanDependents: true }, want: ['orphan'] },
+    { name: 'orphanDependents false: foreground (upstream)', current: undefined, options: { orphanDependents: false }, want: ['foregroundDeletion'] },
+  ])('$name', ({ current, options, want }) => {
+    expect(finalizersOnDelete(current, options) ?? []).toEqual(want);
+  });
+  it('returns the same array when nothing changes', () => {
+    const current = ['example.com/x'];
+    expect(finalizersOnDelete(current, { propagationPolicy: 'Background' })).toBe(current);
   });
 });

@@ -26,6 +26,25 @@ export function specFinalizers(obj: Obj): string[] {
   return Array.isArray(f) ? (f as string[]) : [];
 }
 
+/**
+ * metadata.finalizers after a namespace's first DELETE (upstream's shouldHaveOrphanFinalizer and
+ * shouldHaveDeleteDependentsFinalizer): orphanDependents, else propagationPolicy, decides whether
+ * `orphan` and `foregroundDeletion` are there, else the namespace keeps what it has. The same array
+ * when nothing changes.
+ */
+export function finalizersOnDelete(current: string[] | undefined, options: DeleteOptions): string[] | undefined {
+  const has = new Set(current ?? []);
+  const decide = (fromOrphanDependents: (orphan: boolean) => boolean, policy: string, finalizer: string): boolean =>
+    options.orphanDependents !== undefined ? fromOrphanDependents(options.orphanDependents) : options.propagationPolicy !== undefined ? options.propagationPolicy === policy : has.has(finalizer);
+  const orphan = decide((o) => o, 'Orphan', 'orphan');
+  const foreground = decide((o) => !o, 'Foreground', 'foregroundDeletion');
+  if (orphan === has.has('orphan') && foreground === has.has('foregroundDeletion')) return current;
+  const next = (current ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+  if (orphan) next.push('orphan');
+  if (foreground) next.push('foregroundDeletion');
+  return next;
+}
+
 function setNameLabel(obj: Obj): void {
   const m = meta(obj);
   const labels = isObj(m.labels) ? m.labels : {};
@@ -94,8 +113,10 @@ export const namespaceStrategy: Strategy = {
     }
     const next = deepClone(current);
     const nm = meta(next);
+    // upstream's first namespace DELETE sets the timestamp alone (no deletionGracePeriodSeconds)
     nm.deletionTimestamp = nowTimestamp();
-    nm.deletionGracePeriodSeconds = 0;
+    const finalizers = finalizersOnDelete(nm.finalizers as string[] | undefined, options);
+    if (finalizers !== nm.finalizers) nm.finalizers = finalizers;
     const status: Obj = isObj(next.status) ? next.status : {};
     status.phase = 'Terminating';
     next.status = status;
