@@ -137,8 +137,10 @@ maybe('kubectl e2e', () => {
       expect(out).toContain('settings');
       const c = await s.post('/api/v1/namespaces/kc/configmaps', { metadata: { name: 'watched-by-kubectl' }, data: { a: '1' } });
       expect(c.status).toBe(201);
-      while (!out.includes('watched-by-kubectl') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(out).toMatch(/watched-by-kubectl\s+1\s+/);
+      // the whole row: kubectl's output may arrive in pieces
+      const row = /watched-by-kubectl\s+1\s+/;
+      while (!row.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toMatch(row);
       expect(err).toBe('');
     } finally {
       proc.kill('SIGTERM');
