@@ -1,24 +1,12 @@
 // The core v1 Event strategy: upstream's legacy event validation, checked against every fixture of
 // test/fixtures/objects/event (each carries the strategy's errors as `strategyWant`, none when
 // absent, beside the validator's `want` that test/validators checks), and the `source` field selector.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import type { FieldError } from '../../schema/types.ts';
 import type { Obj } from '../../api/object.ts';
 import { strategyFor } from './index.ts';
+import { strategyFixtures, strategyVerdict } from './strategy-fixtures.ts';
 
-const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'event');
-interface Fixture {
-  object: Obj;
-  old?: Obj;
-  strategyWant?: FieldError[];
-}
-const fixtures = readdirSync(dir)
-  .filter((f) => f.endsWith('.yaml'))
-  .sort()
-  .map((f) => [f, parse(readFileSync(join(dir, f), 'utf8')) as Fixture] as const);
+const fixtures = strategyFixtures('event');
 
 const strategy = strategyFor('Event');
 
@@ -29,8 +17,7 @@ describe('Event strategy against the fixtures', () => {
     expect(fixtures.filter(([name]) => name.startsWith('valid-')).length).toBeGreaterThanOrEqual(4);
   });
   it.each(fixtures)('%s', (_name, f) => {
-    const got = f.old ? strategy.validateUpdate!(f.object, f.old) : strategy.validate!(f.object);
-    expect(got).toEqual(f.strategyWant ?? []);
+    expect(strategyVerdict(strategy, f)).toEqual(f.strategyWant ?? []);
   });
 });
 

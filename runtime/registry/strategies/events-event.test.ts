@@ -2,25 +2,13 @@
 // events API, checked against every fixture of test/fixtures/objects/eventsv1event (each carries the
 // strategy's errors as `strategyWant`, none when absent); the `source` field selector; Go's rendering
 // of times in immutable-field errors; and the shared storage with core v1 Events.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import type { FieldError } from '../../schema/types.ts';
 import type { Obj } from '../../api/object.ts';
 import { goTimeString } from './events-event.ts';
 import { strategyFor } from './index.ts';
+import { strategyFixtures, strategyVerdict } from './strategy-fixtures.ts';
 
-const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'eventsv1event');
-interface Fixture {
-  object: Obj;
-  old?: Obj;
-  strategyWant?: FieldError[];
-}
-const fixtures = readdirSync(dir)
-  .filter((f) => f.endsWith('.yaml'))
-  .sort()
-  .map((f) => [f, parse(readFileSync(join(dir, f), 'utf8')) as Fixture] as const);
+const fixtures = strategyFixtures('eventsv1event');
 
 const strategy = strategyFor('Event', {}, 'events.cluster.io');
 
@@ -37,8 +25,7 @@ describe('events.cluster.io Event strategy against the fixtures', () => {
     expect(fixtures.filter(([name]) => name.startsWith('valid-')).length).toBeGreaterThanOrEqual(3);
   });
   it.each(fixtures)('%s', (_name, f) => {
-    const got = f.old ? strategy.validateUpdate!(f.object, f.old) : strategy.validate!(f.object);
-    expect(got).toEqual(f.strategyWant ?? []);
+    expect(strategyVerdict(strategy, f)).toEqual(f.strategyWant ?? []);
   });
 });
 

@@ -1,16 +1,13 @@
 // Namespace writes as upstream's namespace strategy makes them: the name label (always the name) and
 // the `cluster` finalizer on create, kept by updates of the main resource.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { namespaceResource } from '../../../out/routes/namespace.ts';
 import * as validators from '../../../out/validators/index.ts';
 import { lazyValidator } from '../../http/bootstrap.ts';
 import { MemoryStorage } from '../../storage/memory.ts';
-import type { FieldError } from '../../schema/types.ts';
 import type { Obj } from '../../api/object.ts';
+import { strategyFixtures, strategyVerdict } from './strategy-fixtures.ts';
 import { NamespaceController } from '../namespace-controller.ts';
 import { Registry } from '../registry.ts';
 import type { Store } from '../store.ts';
@@ -113,24 +110,14 @@ describe('namespace strategy', () => {
 
 // Upstream's namespace validation the strategy answers (ValidateNamespaceStatusUpdate), checked
 // against every fixture of test/fixtures/objects/namespace: `strategyWant`, none when absent.
-const fixtureDir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'namespace');
-interface NamespaceFixture {
-  object: Obj;
-  old?: Obj;
-  strategyWant?: FieldError[];
-}
-const fixtures = readdirSync(fixtureDir)
-  .filter((f) => f.endsWith('.yaml'))
-  .sort()
-  .map((f) => [f, parse(readFileSync(join(fixtureDir, f), 'utf8')) as NamespaceFixture] as const);
+const fixtures = strategyFixtures('namespace');
 
 describe('namespace strategy against the fixtures', () => {
   it('has fixtures the strategy refuses', () => {
     expect(fixtures.filter(([, f]) => (f.strategyWant ?? []).length > 0).length).toBeGreaterThanOrEqual(2);
   });
   it.each(fixtures)('%s', (_name, f) => {
-    const got = f.old ? namespaceStrategy.validateUpdate!(f.object, f.old) : (namespaceStrategy.validate?.(f.object) ?? []);
-    expect(got).toEqual(f.strategyWant ?? []);
+    expect(strategyVerdict(namespaceStrategy, f)).toEqual(f.strategyWant ?? []);
   });
   it('accepts a main-resource update, whose status is the stored one', () => {
     const old: Obj = { metadata: { name: 'a' }, status: { phase: 'Active' } };

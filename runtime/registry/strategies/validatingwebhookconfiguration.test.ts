@@ -1,25 +1,13 @@
 // The write-time matchCondition compile check: every fixture of
 // test/fixtures/objects/validatingwebhookconfiguration carries the strategy's errors as
 // `strategyWant` (none when absent), beside the validator's `want` that test/validators checks.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import type { FieldError } from '../../schema/types.ts';
 import type { Obj } from '../../api/object.ts';
 import { strategyFor } from './index.ts';
+import { strategyFixtures, strategyVerdict } from './strategy-fixtures.ts';
 import { matchConditionsUnchanged } from './validatingwebhookconfiguration.ts';
 
-const dir = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'objects', 'validatingwebhookconfiguration');
-interface Fixture {
-  object: Obj;
-  old?: Obj;
-  strategyWant?: FieldError[];
-}
-const fixtures = readdirSync(dir)
-  .filter((f) => f.endsWith('.yaml'))
-  .sort()
-  .map((f) => [f, parse(readFileSync(join(dir, f), 'utf8')) as Fixture] as const);
+const fixtures = strategyFixtures('validatingwebhookconfiguration');
 
 const strategy = strategyFor('ValidatingWebhookConfiguration');
 
@@ -29,8 +17,7 @@ describe('ValidatingWebhookConfiguration strategy against the fixtures', () => {
     expect(fixtures.some(([, f]) => (f.strategyWant ?? []).length > 0 && f.old)).toBe(true);
   });
   it.each(fixtures)('%s', (_name, f) => {
-    const got = f.old ? strategy.validateUpdate!(f.object, f.old) : strategy.validate!(f.object);
-    expect(got).toEqual(f.strategyWant ?? []);
+    expect(strategyVerdict(strategy, f)).toEqual(f.strategyWant ?? []);
   });
 });
 
